@@ -1,5 +1,5 @@
 /**
- * The command line (SPEC §6). Parses argv, calls the engine, and is — with
+ * The command line. Parses argv, calls the engine, and is — with
  * main.ts — the only place that turns errors into exit codes:
  * 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.
  */

@@ -106,7 +106,7 @@ function checkFilter(cases: EvalCase[], filter: string | undefined): void {
 
 /**
  * The config with the trusted settings of `base` — the config at the change's
- * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * base commit — in place of its own, and the trusted keys the
  * change alters (they apply after merge). Without a base, the config as it is.
  */
 export async function loadTrustedConfig(
@@ -128,7 +128,7 @@ export async function loadTrustedConfig(
   return { loaded, changes }
 }
 
-/** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
+/** The trace receiver and the trials' collector, when the config turns tracing on. */
 async function startTracing(loaded: LoadedConfig, log: ((line: string) => void) | undefined) {
   const settings = tracingOf(loaded.config.tracing)
   if (!settings) return undefined
@@ -158,7 +158,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   // a resumed run is the run that began then
   const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString()
   const spentBefore = resume?.spentUsd ?? 0
-  // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
+  // what the code under test leaves running is ended before the record is written: the processes
   // below this one that were not there before, and those that carry this run's mark
   const before = await descendants()
   const mark = newRunMark()

@@ -82,7 +82,7 @@ function withOverrides(gate: GateConfig, overrides: GateOverrides): GateConfig {
 interface Job {
   inputs: ActionInputs
   ctx: ActionContext
-  /** the config the run uses: in a pull request, the trusted settings are the base commit's (SPEC §9) */
+  /** the config the run uses: in a pull request, the trusted settings are the base commit's */
   config: ParsedConfig
   /** trusted settings this pull request changes; they apply after merge */
   configChanges: ConfigChange[]
@@ -145,7 +145,7 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   const host = octokit ? gitHubHost(octokit, ctx, inputs, query) : null
   const notices: string[] = []
   const base = await baseConfig(inputs, ctx, host, notices)
-  // a command judge's program runs as the base commit has it (SPEC §9 Trusted files)
+  // a command judge's program runs as the base commit has it
   const judgeFiles = base && octokit ? await trustedJudgeFiles(base.judge, trustedFilesSource(inputs, ctx, octokit)) : null
   const { loaded, changes: configChanges } = await loadTrustedConfig(inputs.config, base, judgeFiles)
   if (base)
@@ -186,7 +186,7 @@ async function baselineOf(job: Job, dataset?: LoadedConfig): Promise<Baseline> {
   return baseline
 }
 
-/** A baseline made with other fingerprints is not compared (SPEC §9): status incompatible, with the reason. */
+/** A baseline made with other fingerprints is not compared: status incompatible, with the reason. */
 function withCompatibility(baseline: Baseline, incompatible: string | null): Baseline {
   if (!incompatible) return baseline
   core.warning(`evalgate: the baseline cannot be compared: ${incompatible}`)
@@ -208,7 +208,7 @@ async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord
 
 /**
  * Upload the run's files as artifact `name`, then check that the record it
- * holds is the one written (`digest`, SPEC §9). A failure of either is a
+ * holds is the one written (`digest`). A failure of either is a
  * reason the run could not tell, not a stop. `onMismatch` runs when the check
  * finds another record: the shard job marks its artifact for the merge job.
  */
@@ -306,7 +306,7 @@ async function evaluateJob(
  * In a pull-request run, the files the baseline's assertions name for the
  * cases this pull request changed, read at the base commit: a changed case is
  * run as the baseline ran it with the base commit's checks, never the pull
- * request's (SPEC §9 Coverage). Undefined elsewhere (the config's folder).
+ * request's. Undefined elsewhere (the config's folder).
  */
 async function baselineCheckFiles(job: Job, loaded: LoadedConfig, record: RunRecord | null): Promise<string | undefined> {
   const { inputs, ctx, octokit } = job
@@ -388,12 +388,12 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
   return finishJob(job, withCompatibility(baseline, incompatible), { record: merged, comparison, secrets: new Set(), expected: job.caseCount })
 }
 
-/** Does the pull request carry the accept label (SPEC §9)? Only people with triage or write access can label. */
+/** Does the pull request carry the accept label? Only people with triage or write access can label. */
 function acceptedBy(inputs: ActionInputs, labels: readonly string[] | undefined): string | null {
   return inputs.acceptLabel && labels?.includes(inputs.acceptLabel) ? inputs.acceptLabel : null
 }
 
-/** Is the baseline stale (SPEC §14)? Measured against the pull request's base commit. */
+/** Is the baseline stale? Measured against the pull request's base commit. */
 function staleness(job: Job, baseline: Baseline, current: RunRecord, gate: GateConfig): Promise<StaleBaseline | null> {
   return baselineStaleness(job.host, baseline.record, current, job.ctx.pullRequest?.baseSha ?? null, gate)
 }

@@ -7469,7 +7469,7 @@ var util_env = __nccwpck_require__(35767);
 var schema = __nccwpck_require__(90131);
 ;// CONCATENATED MODULE: ./src/config/credentials.ts
 /**
- * Which credentials a config sends where (SPEC §9 Secrets). Every environment
+ * Which credentials a config sends where. Every environment
  * variable a config reads — by `${VAR}` in a target or judge string, by an
  * `apiKeyEnv`, or as a provider's default credential — is a *use*: the
  * variable, the place its value goes, and the host it is sent to. Two rules
@@ -7481,7 +7481,7 @@ var schema = __nccwpck_require__(90131);
  *   difference: the agent gets no variable it did not have, and no credential
  *   goes to a host of the pull request's choosing.
  * Pure: configs in, uses and refusals out. A provider that reads credentials
- * of its own declares them through a CredentialDeclarer (SPEC §11a providers).
+ * of its own declares them through a CredentialDeclarer.
  */
 
 
@@ -7520,7 +7520,7 @@ function openaiUses(settings, strings, at) {
     return [{ variable: settings.apiKeyEnv, place, host, at: `${at}.apiKeyEnv` }, ...uses(varsDeep(strings, at), place, host)];
 }
 /**
- * A provider of SPEC §11a (`anthropic:messages:…`, `bedrock:…`, …): the
+ * A provider id (`anthropic:messages:…`, `bedrock:…`, …): the
  * credentials it declares (providers/), as uses of `provider:<kind>` toward
  * its host, and the `${VAR}` in its config.
  */
@@ -7552,7 +7552,7 @@ function targetUses(target, env) {
         found.push(...providerUses(target.provider, target.config, 'target.provider', env));
     return found;
 }
-/** promptfoo providers (SPEC §11): `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
+/** promptfoo providers: `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
 function promptfooUses(p, at) {
     if (p.id.startsWith('exec:'))
         return uses(varsDeep(p.id, `${at}.id`), 'target.command', null);
@@ -7598,7 +7598,7 @@ function configPath(at) {
 }
 /**
  * Refuses, at load, a config that reads one of the runner's own credentials
- * anywhere (SPEC §9); `lineOf` finds the line of a config path where the parser knows it.
+ * anywhere; `lineOf` finds the line of a config path where the parser knows it.
  */
 function refuseForbiddenCredentials(config, file, lineOf = () => undefined, declarers = []) {
     const forbidden = credentialUses(config, {}, declarers).filter((u) => (0,util_env/* isForbiddenVar */.RZ)(u.variable));
@@ -7639,7 +7639,7 @@ function credentialDifferences(run, base, env, declarers = []) {
     return differences;
 }
 /**
- * Which credentials go where is a trusted setting (SPEC §9): a credential the
+ * Which credentials go where is a trusted setting: a credential the
  * change's config (`run`) sends somewhere the base's does not is refused
  * before anything runs, naming each difference. `where` names the base
  * ("evalgate.yml at the base commit abc1234"), `change` the change ("pull request").
@@ -7658,7 +7658,7 @@ var fingerprint = __nccwpck_require__(84974);
 var config_judged = __nccwpck_require__(25165);
 ;// CONCATENATED MODULE: ./src/config/ran.ts
 /**
- * How a case ran, as its record keeps it (`ran`, SPEC §5): the assertions with
+ * How a case ran, as its record keeps it (`ran`): the assertions with
  * the files they name relative to the config's folder (as fingerprints name
  * them), and the vars, metadata and promptfoo grading its checks read. A later
  * run resolves the files against a folder of its choosing — in a pull-request
@@ -7808,7 +7808,7 @@ async function loadConfig(file, validateAssertion, options = {}) {
         refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
         return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), gradingFiles, ...judgeDirOf(options) };
     }
-    // every problem of the config and the dataset in one message (SPEC §6), not one per run
+    // every problem of the config and the dataset in one message, not one per run
     const problems = new config_problems/* Problems */.Z(absolute);
     const config = problems.attempt(() => settings(configOf(located)));
     if (config)
@@ -8120,7 +8120,7 @@ jobs:
 `;
 }
 /**
- * The fork-safe comment workflow (SPEC §7): runs in the base repository after
+ * The fork-safe comment workflow: runs in the base repository after
  * the gating workflow completes, with a write token, and reads that run's
  * record as untrusted data; it never checks out or runs the PR's code.
  */
@@ -8324,7 +8324,7 @@ function sourceOfRemote(url) {
 
 ;// CONCATENATED MODULE: ./src/baseline/command.ts
 /**
- * `evalgate baseline pull` (SPEC §6): downloads the default branch's latest
+ * `evalgate baseline pull`: downloads the default branch's latest
  * baseline record of a workflow, so that a developer can compare before
  * pushing (`evalgate run --baseline baseline.json`). The forge is a source
  * module (sources.ts); this is the command around it.
@@ -9050,7 +9050,7 @@ function countCheck(check, list) {
         const keys = c[list];
         if (limit === undefined || keys.length <= limit)
             return null;
-        // a regression found by running a changed case as the baseline ran it says so (SPEC §9 Coverage)
+        // a regression found by running a changed case as the baseline ran it says so
         const changed = check === 'maxRegressions' ? (c.changedRegressed ?? []) : [];
         return { check, limit, measured: keys.length, keys, ...(changed.length ? { changedInPr: changed } : {}) };
     };
@@ -9090,7 +9090,7 @@ const passRateDrop = (c, gate) => {
         flakyFlips: common.flakyFlips
     };
     // with so few cases that even every passing case failing would leave the bound within the limit, a bound
-    // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does (SPEC §4)
+    // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does
     const boundCanFail = gate.useConfidenceBound && boundCanExceed(common, limit);
     if (boundCanFail) {
         // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
@@ -9355,7 +9355,7 @@ function isSelected(c, selection) {
 
 ;// CONCATENATED MODULE: ./src/compare/flip-test.ts
 /**
- * Whether a flip of a case with repeated trials counts (SPEC §4): the
+ * Whether a flip of a case with repeated trials counts: the
  * one-sided Fisher exact test at alpha — except where the two trial counts are
  * too few for any result to reach alpha (2 or 3 trials a side at 0.05: even
  * every trial passing on one side and none on the other gives p ≥ 0.05). There
@@ -9528,7 +9528,7 @@ function compareRuns(baseline, current, gate) {
     return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current), sensitivity: sensitivityOf(withoutGate, baseline, current, gate) };
 }
 /**
- * What the gate could have caught at this run's counts (SPEC §4): over the
+ * What the gate could have caught at this run's counts: over the
  * compared cases, at the trials each side ran; without a baseline, over this
  * run's cases as the next run would compare them.
  */
@@ -9693,7 +9693,7 @@ function assess(baseline, current, alpha) {
     return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
 }
 /**
- * A changed case is compared as the baseline ran it (SPEC §9 Coverage): when
+ * A changed case is compared as the baseline ran it: when
  * it passed there and was run again with the baseline's input and assertions
  * (run/as-baseline.ts), a drop there is a regression like any other; else
  * it is only changed.
@@ -10380,7 +10380,7 @@ var gradable = __nccwpck_require__(13795);
 /**
  * The javascript check: a user's expression, function body or module grades
  * the output. Expressions and modules are the dataset's code, so they run in
- * the checks' sandbox (SPEC §9) under `checkTimeoutMs`, with a clean
+ * the checks' sandbox under `checkTimeoutMs`, with a clean
  * environment; only a function handed in through the library runs in-process.
  */
 
@@ -10392,7 +10392,7 @@ var gradable = __nccwpck_require__(13795);
 
 
 
-/** SPEC §3: a returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
+/** A returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
 const DEFAULT_THRESHOLD = 0.5;
 /** How much of an expression names it in a reason. */
 const LABEL_CHARS = 60;
@@ -10455,7 +10455,7 @@ function bodyOf(source) {
 /**
  * A promptfoo `transform`: an expression or function body of `output` and
  * `context`, or `file:///absolute/module.js[:function]`, run on an output in
- * the checks' sandbox (it is the pull request's code, SPEC §9) under the same
+ * the checks' sandbox (it is the pull request's code) under the same
  * deadline; what it returns is the new output, of any value a worker can pass
  * back (text, numbers, lists, plain objects).
  */
@@ -11115,7 +11115,7 @@ function cosineSimilarity(a, b) {
 
 ;// CONCATENATED MODULE: ./src/assertions/model-graded.ts
 /**
- * promptfoo's model-graded checks (SPEC §11a): `factuality`,
+ * promptfoo's model-graded checks: `factuality`,
  * `model-graded-closedqa`, `g-eval`, `answer-relevance`,
  * `context-faithfulness`, `context-relevance`, `context-recall`, and
  * `llm-rubric` with its own `provider` or `rubricPrompt`. Each asks a
@@ -14181,7 +14181,7 @@ const VERSION = '0.1.0';
 
 ;// CONCATENATED MODULE: ./src/run/record.ts
 /**
- * The run record (SPEC §5): the summary of a run's cases, redacted of secrets.
+ * The run record: the summary of a run's cases, redacted of secrets.
  */
 
 
@@ -14357,7 +14357,7 @@ async function listedCost(usage, model, provider) {
 
 ;// CONCATENATED MODULE: ./src/run/resume.ts
 /**
- * `run --resume PARTIAL.json` (SPEC §6): a run cut short (Ctrl-C, SIGTERM, a
+ * `run --resume PARTIAL.json`: a run cut short (Ctrl-C, SIGTERM, a
  * budget) goes on from where it stopped. The cases it finished are taken
  * over as they are, the others run now, and the whole run is written, as one
  * uninterrupted run would have written it.
@@ -15159,7 +15159,7 @@ function meanLatency(trials) {
     return timed.length ? runner_round3(timed.reduce((n, t) => n + t.latencyMs, 0) / timed.length) : undefined;
 }
 const runner_round3 = (ms) => Math.round(ms * 1000) / 1000;
-/** Fold a case's trials into its result (SPEC §4: passFraction against repeatPassThreshold). */
+/** Fold a case's trials into its result. */
 function aggregateCase(c, trials, repeatPassThreshold) {
     const passedTrials = trials.filter((t) => t.passed).length;
     const passFraction = trials.length ? passedTrials / trials.length : 0;
@@ -15427,7 +15427,7 @@ function modelOf(reply) {
     return typeof model === 'string' ? model : undefined;
 }
 /**
- * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
+ * The reply completed from its trial's spans: tool calls, usage and
  * the model, each only where the target reported none. Returns the cost the
  * spans' usage adds (priced with `pricing`), for the budget.
  */
@@ -15445,7 +15445,7 @@ function completeFromSpans(reply, spans, options) {
 
 ;// CONCATENATED MODULE: ./src/run/as-baseline.ts
 /**
- * Changed cases run as the baseline ran them (SPEC §9 Coverage): a case whose
+ * Changed cases run as the baseline ran them: a case whose
  * fingerprint differs from the baseline's, and that passed there, is also run
  * with the baseline's input and assertions (the record keeps them: `ran`)
  * against this run's target. Failing that, the comparison counts it as
@@ -15976,7 +15976,7 @@ function turnFields(request) {
  * The `command` target with `protocol: stdio`: one process per trial, the input
  * on stdin (and in place of a `{{input}}` argument), the output on stdout.
  *
- * With `target.output: json` stdout must be a result object (SPEC §10),
+ * With `target.output: json` stdout must be a result object,
  * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
  * Without its own `latencyMs`, a trial's latency runs from the process having
  * started (its `spawn` event) to its exit.
@@ -16037,7 +16037,7 @@ function createCommandTarget(config, ctx) {
         }
     };
 }
-/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+/** Whether stdout, read as text, is a result object that `target.output: json` would have read as one. */
 function looksLikeResultObject(stdout) {
     const text = stdout.trim();
     if (!text.startsWith('{') || !text.endsWith('}'))
@@ -16426,7 +16426,7 @@ function verdict_excerpt(text) {
 
 ;// CONCATENATED MODULE: ./src/judge/judge.ts
 /**
- * The LLM judge behind `llm-rubric` (SPEC §3): an OpenAI-compatible model or a
+ * The LLM judge behind `llm-rubric`: an OpenAI-compatible model or a
  * user's command grades an output against a rubric. It never throws: every
  * failure is a verdict with score 0 and `error`. Verdicts identical in model,
  * rubric, input and output (and the tool calls or the conversation, when the rubric shows them)
@@ -16772,7 +16772,7 @@ function sampleOf(text, usage) {
     return sample;
 }
 /**
- * `judge.provider: <provider id>` with `judge.config` (SPEC §11a): any
+ * `judge.provider: <provider id>` with `judge.config`: any
  * provider of the registry grades, asked for JSON where its API can be.
  * Verdicts name the provider id as their model.
  */
@@ -16858,8 +16858,7 @@ const JUDGE_CASE = { id: 'judge', name: 'judge', input: null, tags: [], assert: 
 
 ;// CONCATENATED MODULE: ./src/sandbox/leftovers.ts
 /**
- * Ending what the code under test left running (SPEC §9 "What is uploaded is
- * what was computed"). A target's process group is killed when its trial
+ * Ending what the code under test left running. A target's process group is killed when its trial
  * ends, but a child that calls `setsid` (Node's `detached: true`) leaves the
  * group, and a `module` agent's children are evalgate's own. Before the
  * record is written, every process that descends from evalgate's (by parent
@@ -17190,7 +17189,7 @@ function trialHttpOptions(target, request, ctx, deps) {
         maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
         signal: request.signal,
         secrets: ctx.secrets,
-        // the trial's trace context (SPEC §12): the agent's server continues it
+        // the trial's trace context: the agent's server continues it
         ...(request.traceparent === undefined ? {} : { headers: { traceparent: request.traceparent } }),
         ...deps
     };
@@ -17259,7 +17258,7 @@ function topLevelKeys(data) {
  *   request  {"id": "17", "input": <the case input>, "case": {"id", "name", "tags"}}
  *   reply    {"id": "17", "output": "…"}   or   {"id": "17", "error": "…"}
  *
- * A reply may carry the other fields of a result object (SPEC §10) beside
+ * A reply may carry the other fields of a result object beside
  * `id`: toolCalls, usage, metadata, finishReason, latencyMs. Without its own
  * latencyMs, a reply's latency is the time from its request being written to
  * its line arriving — but never from before the worker had started: a worker
@@ -17338,7 +17337,7 @@ class WorkerPool {
         const id = String(++this.nextId);
         const { case: c, signal } = request;
         const message = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) };
-        // the worker continues the trial's trace (SPEC §12)
+        // the worker continues the trial's trace
         if (request.traceparent !== undefined)
             message.traceparent = request.traceparent;
         const line = `${JSON.stringify(message)}\n`;
@@ -17660,8 +17659,8 @@ var utf8 = __nccwpck_require__(19605);
 /**
  * The `module` target: a JavaScript module whose default export is the agent,
  * `(input, case) => string | result object | Promise of either`, or a promptfoo
- * `file://` provider (SPEC §11), adapted in the worker. It runs in the
- * sandbox (SPEC §9): worker threads with the target's minimal environment
+ * `file://` provider, adapted in the worker. It runs in the
+ * sandbox: worker threads with the target's minimal environment
  * (plus `target.env`), so it never sees the runner's tokens or the judge's key,
  * and a trial that loops forever fails at `target.timeoutMs` while the run goes on.
  */
@@ -18072,7 +18071,7 @@ function checkFilter(cases, filter) {
 }
 /**
  * The config with the trusted settings of `base` — the config at the change's
- * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * base commit — in place of its own, and the trusted keys the
  * change alters (they apply after merge). Without a base, the config as it is.
  */
 async function loadTrustedConfig(file, base, 
@@ -18091,7 +18090,7 @@ judgeFiles) {
     });
     return { loaded, changes };
 }
-/** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
+/** The trace receiver and the trials' collector, when the config turns tracing on. */
 async function startTracing(loaded, log) {
     const settings = (0,schema/* tracingOf */.KO)(loaded.config.tracing);
     if (!settings)
@@ -18122,7 +18121,7 @@ async function evaluate(loaded, options = {}) {
     // a resumed run is the run that began then
     const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString();
     const spentBefore = resume?.spentUsd ?? 0;
-    // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
+    // what the code under test leaves running is ended before the record is written: the processes
     // below this one that were not there before, and those that carry this run's mark
     const before = await descendants();
     const mark = newRunMark();
@@ -18304,15 +18303,15 @@ function staleBaseline(baseline, current, reference, gate) {
  * third host (Bitbucket, Azure DevOps) is one module implementing `CiHost`
  * and finish.ts's `TailHost` (keep the record, publish the report), wired by
  * its entry point. The decisions around what a host answers — what a missing
- * or unreadable config at the base commit means (SPEC §9), when a baseline is
- * stale (§14) — are made here, once for every host.
+ * or unreadable config at the base commit means, when a baseline is
+ * stale — are made here, once for every host.
  */
 
 
 
 
 /**
- * The config at the change's base commit (SPEC §9): its trusted settings are
+ * The config at the change's base commit: its trusted settings are
  * the ones the change is gated with. Not there (first adoption): null, with a
  * notice. Anything that keeps it from being read or parsed fails closed.
  */
@@ -18340,7 +18339,7 @@ async function readBaseConfig(host, file, sha, notices) {
     }
 }
 /**
- * Is the baseline stale (SPEC §14)? Its age is measured against the change's
+ * Is the baseline stale? Its age is measured against the change's
  * base commit (its date asked of the host), else against this run.
  */
 async function baselineStaleness(host, baseline, current, baseSha, gate) {
@@ -18563,7 +18562,7 @@ function risesText(kind, rises) {
 }
 /** Unreported cases named before "and N more", as for rises. */
 const UNREPORTED_NAMED = 3;
-/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them (SPEC §9) */
+/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them */
 function changedInPr(keys, regressed) {
     if (!keys.length)
         return '';
@@ -18769,7 +18768,7 @@ function headline(v, c, gate) {
     return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
 }
 /**
- * What the gate could have caught (SPEC §4), in one line: "Sensitivity at 20
+ * What the gate could have caught, in one line: "Sensitivity at 20
  * cases × 1 trial (alpha 0.05): a case that starts failing 80% of its trials
  * is caught 80% of the time; a pass-rate drop of 14.1 points trips
  * maxPassRateDrop 5.0 points 80% of the time." Where that is coarse, it says
@@ -19398,7 +19397,7 @@ function failingCases(model, limit, hint, maxLength) {
         return [];
     const currentCases = byKey(current.cases);
     const baselineCases = byKey(baseline?.cases ?? []);
-    // a case regressed as the baseline ran it is shown as it ran then (SPEC §9)
+    // a case regressed as the baseline ran it is shown as it ran then
     const asBaseline = new Set(c.changedRegressed ?? []);
     const cases = keys.flatMap((key) => {
         const k = currentCases.get(key);
@@ -19539,7 +19538,7 @@ function assertionReason(a) {
 /** Case ids named in the too-few-trials sentence before "and N more". */
 const IDS_LISTED = 20;
 /**
- * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
+ * Why flips of repeated cases counted without the test: "`a`, `b`
  * passed all 3 trials on the baseline and failed all 3 now: with too few
  * trials for the significance test to tell a break from chance whatever
  * happened, they count as regressed, as with one trial." Under the regressed
@@ -19660,7 +19659,7 @@ function runIdentity(model) {
         sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
     return sentences.length ? [{ text: sentences.join(' ') }] : [];
 }
-/** What the gate could have caught at this run's counts (SPEC §4): one line, in small print unless it is coarse. */
+/** What the gate could have caught at this run's counts: one line, in small print unless it is coarse. */
 function sensitivityLine(model) {
     const s = model.comparison.sensitivity;
     if (!s)
@@ -21005,7 +21004,7 @@ function commentBody(marker, report, verdict, max = MAX_COMMENT_LENGTH) {
 
 ;// CONCATENATED MODULE: ./src/run/merge.ts
 /**
- * Joining the records of a sharded run (`--shard i/n`, SPEC §6–7) into the
+ * Joining the records of a sharded run (`--shard i/n`) into the
  * record one unsharded run would have written. Pure: the caller reads the
  * shards (files, artifacts) and writes the result.
  */
@@ -21541,7 +21540,7 @@ async function findGitLabBaseline(client, query) {
 ;// CONCATENATED MODULE: ./src/gitlab/context.ts
 /**
  * What a GitLab CI job knows about itself, from GitLab's predefined
- * variables (SPEC §14), read once when `evalgate gitlab` starts.
+ * variables, read once when `evalgate gitlab` starts.
  */
 
 
@@ -21662,7 +21661,7 @@ function gitLabHost(client, projectId, branch) {
 
 ;// CONCATENATED MODULE: ./src/gitlab/notes.ts
 /**
- * The sticky merge-request note (SPEC §14): one per CI job and config name,
+ * The sticky merge-request note: one per CI job and config name,
  * found among all of the merge request's notes (page by page) by its first
  * line — the hidden marker and the verdict shown (report/sticky.ts) — and its
  * author, the token's own user by id; updated in place, else created. Notes
@@ -21708,7 +21707,7 @@ async function upsertNote(client, target, body) {
 
 ;// CONCATENATED MODULE: ./src/gitlab/command.ts
 /**
- * `evalgate gitlab` (SPEC §14): inside a GitLab CI job, what the action does
+ * `evalgate gitlab`: inside a GitLab CI job, what the action does
  * on GitHub, from GitLab's predefined variables — the trusted settings read
  * at the merge request's diff base, the run (or one slice of it in a job with
  * `parallel: N`, or the merge of the slices), the baseline from the target
@@ -21779,7 +21778,7 @@ function repositoryPath(file, projectDir) {
     return relative.split((external_node_path_default()).sep).join('/');
 }
 /**
- * The trusted settings of a merge request (SPEC §9 on GitLab): the config
+ * The trusted settings of a merge request: the config
  * file at CI_MERGE_REQUEST_DIFF_BASE_SHA in the target project, through the
  * repository files API (ci/host.ts readBaseConfig).
  */
@@ -21899,7 +21898,7 @@ async function gitlabCommand(args, io, settings = {}) {
     const host = client ? gitLabHost(client, targetProject, branch) : null;
     const base = await baseConfig(ctx, client, host, configFile, notices);
     const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base);
-    // which credentials go where is the diff base's too (SPEC §9 Secrets)
+    // which credentials go where is the diff base's too
     if (base && mr?.diffBaseSha)
         refuseNewCredentialFlows(loaded.config, base, io.env, {
             file: configFile,
@@ -22042,7 +22041,7 @@ async function initProject(dir, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/report/trends/rows.ts
 /**
- * The trend of runs (SPEC §14, `evalgate trend`): one row per run record, in
+ * The trend of runs: one row per run record, in
  * the order given — pass rate, mean judge score, cost and p95 latency — and
  * the four series the markdown and the HTML page draw. Pure.
  */
@@ -22448,7 +22447,7 @@ function pauseWorkflowCommands(io) {
 
 ;// CONCATENATED MODULE: ./src/cli.ts
 /**
- * The command line (SPEC §6). Parses argv, calls the engine, and is — with
+ * The command line. Parses argv, calls the engine, and is — with
  * main.ts — the only place that turns errors into exit codes:
  * 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.
  */
@@ -23012,7 +23011,7 @@ function origin(url) {
 /* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(18639);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(90131);
 /**
- * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
+ * Dataset loading: files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
  */
 
@@ -23166,7 +23165,7 @@ async function readDataset(dataset, baseDir, into) {
     }
     return files;
 }
-/** The seed shorthands, as assertions (SPEC §2). */
+/** The seed shorthands, as assertions. */
 function shorthandAssertions(raw) {
     if (raw.check !== undefined)
         return [{ type: 'javascript', value: raw.check }];
@@ -23420,7 +23419,7 @@ function expectedText(written, own, defaults) {
 /* harmony import */ var _util_hash_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(95138);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(90131);
 /**
- * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
+ * Case and dataset fingerprints. A case whose fingerprint
  * differs from the baseline's is *changed*, not compared, so the fingerprint
  * must change whenever what decides the case's verdict changes: its input, its
  * assertions, the files they name (a `file:` check edited to `() => true`, and
@@ -24118,7 +24117,7 @@ function parseYaml(text, file) {
         lineOf: (path) => lineOfPath(doc, lineCounter, path)
     };
 }
-/** A `.json` file is strict JSON, anything else YAML (SPEC §9). */
+/** A `.json` file is strict JSON, anything else YAML. */
 function formatOf(file) {
     return /\.json$/i.test(file) ? 'json' : 'yaml';
 }
@@ -24469,8 +24468,7 @@ function validate(schema, located, base = [], what = '', foreign = false) {
 /* harmony export */ });
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(83916);
 /**
- * Problems in the config and dataset, found in one pass (SPEC §6: reported
- * together, up to 20) rather than one per run: three broken dataset lines
+ * Problems in the config and dataset, found in one pass rather than one per run: three broken dataset lines
  * are three lines of one message, not three runs to find them.
  */
 
@@ -24660,7 +24658,7 @@ function lineOf(located, at) {
 /* unused harmony export promptfooAssertionSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(38816);
 /**
- * The part of promptfoo's config format evalgate reads (SPEC §11), as zod
+ * The part of promptfoo's config format evalgate reads, as zod
  * schemas: what is validated here is what is honoured; keys that would change
  * what is run or graded and that evalgate does not honour are refused by name.
  */
@@ -24748,7 +24746,7 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
     writeLatestResults: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     tags: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
     metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
-    /** promptfoo's OTLP receiver (SPEC §12): evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
+    /** promptfoo's OTLP receiver: evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
     tracing: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
         enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
         otlp: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
@@ -24786,7 +24784,7 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony import */ var _util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(93934);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(90131);
 /**
- * The zod schema of the run record (SPEC §5) and the types of its parts,
+ * The zod schema of the run record and the types of its parts,
  * inferred from it: what the engine writes and what the reader accepts are
  * one definition, so neither can gain a field the other does not know.
  */
@@ -24824,7 +24822,7 @@ const assertionResultSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc
 /** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
 const amount = zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0);
 /**
- * What one trial of the target consumed (SPEC §10). Records made before
+ * What one trial of the target consumed. Records made before
  * result objects kept `promptTokens`/`completionTokens`: they are read as
  * input and output tokens.
  */
@@ -24843,7 +24841,7 @@ const usageSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         u.outputTokens = completionTokens;
     return u;
 });
-/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
+/** What the record keeps of a trial's trace: its id, its spans counted, its error spans named. */
 const traceSummarySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     traceId: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     /** spans kept for the trial */
@@ -24906,7 +24904,7 @@ const trialResultSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     turns: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(turnResultSchema).optional()
 });
 /**
- * One assertion as the engine runs it (SPEC §3): what evalgate.yml accepts,
+ * One assertion as the engine runs it: what evalgate.yml accepts,
  * plus what only a promptfoo config gives. In a record (`ran`), files are
  * named relative to the config's folder.
  */
@@ -24936,7 +24934,7 @@ const promptfooCaseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         .optional()
 });
 /**
- * How a case ran (SPEC §5, §9): its assertions (files relative to the
+ * How a case ran: its assertions (files relative to the
  * config's folder), and the vars, metadata and promptfoo grading its checks
  * read — with the case's `input`, what a later run needs to run it "as the
  * baseline ran it".
@@ -24984,12 +24982,12 @@ const caseResultSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
     reruns: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).optional(),
     namedScores: namedScores.optional(),
-    /** how the case ran, for a later run to run it as this one did (SPEC §9); absent in records before it was kept */
+    /** how the case ran, for a later run to run it as this one did; absent in records before it was kept */
     ran: caseRanSchema.optional(),
     /**
      * a case whose fingerprint differs from the baseline's, where it passed:
      * what it did when run with the baseline's input and assertions against
-     * this run's target (SPEC §9 Coverage)
+     * this run's target
      */
     asBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         passed: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY(),
@@ -25068,7 +25066,7 @@ const runRecordSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
      * files that grade the cases (checks, their imports, a command judge's
      * script), relative to the config's folder, whose bytes changed while the
      * run was in progress: what graded them is not what the fingerprints say
-     * (SPEC §9); such a run cannot support a verdict
+     *; such a run cannot support a verdict
      */
     changedDuringRun: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).optional(),
     /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
@@ -25080,7 +25078,7 @@ const runRecordSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         repeat: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(),
         shard: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().nullable().optional(),
         filter: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().nullable().optional(),
-        /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from (SPEC §4) */
+        /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from */
         repeatPassThreshold: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
         rerunFlips: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).optional()
     })
@@ -25533,7 +25531,7 @@ async function readRunRecord(file, options) {
 /* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2811);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(84140);
 /**
- * The zod schemas of evalgate.yml and of dataset cases (SPEC §1, §2).
+ * The zod schemas of evalgate.yml and of dataset cases.
  * The JSON Schema in schema/evalgate.schema.json is generated from these.
  */
 
@@ -25636,7 +25634,7 @@ const httpSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     method: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
     headers: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).optional(),
     body: zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J().optional(),
-    /** dot paths into the JSON reply (SPEC §10) */
+    /** dot paths into the JSON reply */
     output: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     toolCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     usage: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional()
@@ -25659,10 +25657,10 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     http: httpSchema.optional(),
     openai: openaiTargetSchema.optional(),
     module: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).optional(),
-    /** a provider id of SPEC §11a (`anthropic:messages:claude-sonnet-4`), with its `config` as promptfoo spells it */
+    /** a provider id as promptfoo names it (`anthropic:messages:claude-sonnet-4`), with its `config` as promptfoo spells it */
     provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).optional(),
     config: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
-    /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
+    /** set by reading a promptfoo config: its providers; each case names the one it runs on */
     promptfoo: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ providers: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__/* .promptfooProviderSchema */ .HU).min(1) })
         .strict()
         .optional(),
@@ -25671,7 +25669,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     timeoutMs: positiveInt.default(60_000),
     maxOutputBytes: positiveInt.default(4 * 1024 * 1024),
     retries: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(10).default(2),
-    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
+    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} */
     output: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['text', 'json']).default('text'),
     /** command stdio: `json` = stdin is a JSON request {input, case, messages?, conversationId?} */
     input: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['text', 'json']).default('text'),
@@ -25701,7 +25699,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         ctx.addIssue({ code: 'custom', path: ['provider'], message: problem });
 });
 const judgeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    /** `openai` (an OpenAI-compatible server: model, baseUrl, apiKeyEnv), `command`, or any provider id of SPEC §11a with `config` */
+    /** `openai` (an OpenAI-compatible server: model, baseUrl, apiKeyEnv), `command`, or any provider id (docs/providers.md) with `config` */
     provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).default('openai'),
     /** the settings of a provider id, as promptfoo spells them */
     config: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
@@ -25743,7 +25741,7 @@ const gateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
-    /** a baseline made this many days before the pull request's base commit is stale: a warning (SPEC §14) */
+    /** a baseline made this many days before the pull request's base commit is stale: a warning */
     maxBaselineAgeDays: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive().default(14),
     /** a stale baseline fails the gate instead of warning */
     failOnStaleBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
@@ -25755,7 +25753,7 @@ const gateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
     minComparable: fraction.default(0.5),
     useConfidenceBound: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
-    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 (SPEC §10) */
+    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 */
     maxCostIncrease: nonNegative.optional(),
     maxTokensIncrease: nonNegative.optional(),
     maxLatencyIncrease: nonNegative.optional()
@@ -25795,10 +25793,10 @@ const badgeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     style: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['flat', 'flat-square', 'plastic', 'for-the-badge']).default('flat')
 })
     .strict();
-/** USD per million tokens, by model name (SPEC §10) */
+/** USD per million tokens, by model name */
 const pricingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ input: nonNegative, output: nonNegative }).strict());
 /**
- * SPEC §12: an OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
+ * An OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
  * for the defaults; `port` when the target is a server evalgate does not start
  * (http, openai), so that it knows where to export.
  */
@@ -25830,10 +25828,10 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     target: targetSchema,
     concurrency: positiveInt.max(1024).default(8),
     repeat: positiveInt.max(1000).default(1),
-    // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
+    // 0 would pass a case whose trials all failed: the gate turned off from the config
     repeatPassThreshold: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
     rerunFlips: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(100).default(0),
-    /** SPEC §9: the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
+    /** the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
     checkTimeoutMs: positiveInt.default(10_000),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),
@@ -25850,7 +25848,7 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     if (c.dataset === undefined && c.cases === undefined) {
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
-    // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
+    // a server evalgate does not start cannot be told an ephemeral port
     const kind = TARGET_KIND_NAMES.find((k) => c.target[k] !== undefined);
     const server = kind === 'http' || kind === 'openai' ? kind : undefined;
     if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
@@ -25988,7 +25986,7 @@ function isRecordArtifactName(candidate, name) {
 function shardArtifactName(name, shard) {
     return `${name}-shard-${shard.index}-of-${shard.count}`;
 }
-/** The artifact a shard job leaves when the record it uploaded as `uploaded` is not the one it computed (SPEC §9). */
+/** The artifact a shard job leaves when the record it uploaded as `uploaded` is not the one it computed. */
 function unverifiedArtifactName(uploaded) {
     return `${uploaded}-unverified`;
 }
@@ -27389,7 +27387,7 @@ function pythonCredentials() {
 
 ;// CONCATENATED MODULE: ./src/providers/index.ts
 /**
- * The providers' registry (SPEC §11a): promptfoo's provider ids parsed into
+ * The providers' registry: promptfoo's provider ids parsed into
  * the module that speaks that API, for targets, the judge, the model-graded
  * checks and the simulated user alike, and the credential flows of each
  * (which variable goes to which host), as data for the secrets policy.
@@ -29388,7 +29386,7 @@ function notADirectory(dir) {
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /**
- * The runner's own credentials and inputs (SPEC §9): never in the environment
+ * The runner's own credentials and inputs: never in the environment
  * of the code under test, never read by `${VAR}`, never named by an
  * `apiKeyEnv` — one list for the sandbox, the child processes' environment,
  * the expander and the credential checks (config/credentials.ts).

@@ -567,7 +567,7 @@ function splitTerms(text, where) {
 
 ;// CONCATENATED MODULE: ./src/config/promptfoo/cases.ts
 /**
- * A promptfoo config's tests × prompts × providers as evalgate cases (SPEC §11),
+ * A promptfoo config's tests × prompts × providers as evalgate cases,
  * loaded on first use (see index.ts).
  */
 

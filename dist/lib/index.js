@@ -7567,7 +7567,7 @@ function expectedText(written, own, defaults) {
 /* harmony import */ var _util_hash_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5138);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(131);
 /**
- * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
+ * Case and dataset fingerprints. A case whose fingerprint
  * differs from the baseline's is *changed*, not compared, so the fingerprint
  * must change whenever what decides the case's verdict changes: its input, its
  * assertions, the files they name (a `file:` check edited to `() => true`, and
@@ -8264,7 +8264,7 @@ function parseYaml(text, file) {
         lineOf: (path) => lineOfPath(doc, lineCounter, path)
     };
 }
-/** A `.json` file is strict JSON, anything else YAML (SPEC §9). */
+/** A `.json` file is strict JSON, anything else YAML. */
 function formatOf(file) {
     return /\.json$/i.test(file) ? 'json' : 'yaml';
 }
@@ -8615,8 +8615,7 @@ function validate(schema, located, base = [], what = '', foreign = false) {
 /* harmony export */ });
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 /**
- * Problems in the config and dataset, found in one pass (SPEC §6: reported
- * together, up to 20) rather than one per run: three broken dataset lines
+ * Problems in the config and dataset, found in one pass rather than one per run: three broken dataset lines
  * are three lines of one message, not three runs to find them.
  */
 
@@ -8806,7 +8805,7 @@ function lineOf(located, at) {
 /* unused harmony export promptfooAssertionSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
 /**
- * The part of promptfoo's config format evalgate reads (SPEC §11), as zod
+ * The part of promptfoo's config format evalgate reads, as zod
  * schemas: what is validated here is what is honoured; keys that would change
  * what is run or graded and that evalgate does not honour are refused by name.
  */
@@ -8894,7 +8893,7 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
     writeLatestResults: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     tags: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
     metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
-    /** promptfoo's OTLP receiver (SPEC §12): evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
+    /** promptfoo's OTLP receiver: evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
     tracing: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
         enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
         otlp: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
@@ -8936,7 +8935,7 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2811);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4140);
 /**
- * The zod schemas of evalgate.yml and of dataset cases (SPEC §1, §2).
+ * The zod schemas of evalgate.yml and of dataset cases.
  * The JSON Schema in schema/evalgate.schema.json is generated from these.
  */
 
@@ -9039,7 +9038,7 @@ const httpSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     method: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
     headers: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).optional(),
     body: zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J().optional(),
-    /** dot paths into the JSON reply (SPEC §10) */
+    /** dot paths into the JSON reply */
     output: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     toolCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     usage: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional()
@@ -9062,10 +9061,10 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     http: httpSchema.optional(),
     openai: openaiTargetSchema.optional(),
     module: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).optional(),
-    /** a provider id of SPEC §11a (`anthropic:messages:claude-sonnet-4`), with its `config` as promptfoo spells it */
+    /** a provider id as promptfoo names it (`anthropic:messages:claude-sonnet-4`), with its `config` as promptfoo spells it */
     provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).optional(),
     config: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
-    /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
+    /** set by reading a promptfoo config: its providers; each case names the one it runs on */
     promptfoo: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ providers: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__/* .promptfooProviderSchema */ .HU).min(1) })
         .strict()
         .optional(),
@@ -9074,7 +9073,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     timeoutMs: positiveInt.default(60_000),
     maxOutputBytes: positiveInt.default(4 * 1024 * 1024),
     retries: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(10).default(2),
-    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
+    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} */
     output: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['text', 'json']).default('text'),
     /** command stdio: `json` = stdin is a JSON request {input, case, messages?, conversationId?} */
     input: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['text', 'json']).default('text'),
@@ -9104,7 +9103,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         ctx.addIssue({ code: 'custom', path: ['provider'], message: problem });
 });
 const judgeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    /** `openai` (an OpenAI-compatible server: model, baseUrl, apiKeyEnv), `command`, or any provider id of SPEC §11a with `config` */
+    /** `openai` (an OpenAI-compatible server: model, baseUrl, apiKeyEnv), `command`, or any provider id (docs/providers.md) with `config` */
     provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).default('openai'),
     /** the settings of a provider id, as promptfoo spells them */
     config: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
@@ -9146,7 +9145,7 @@ const gateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
-    /** a baseline made this many days before the pull request's base commit is stale: a warning (SPEC §14) */
+    /** a baseline made this many days before the pull request's base commit is stale: a warning */
     maxBaselineAgeDays: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive().default(14),
     /** a stale baseline fails the gate instead of warning */
     failOnStaleBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
@@ -9158,7 +9157,7 @@ const gateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
     minComparable: fraction.default(0.5),
     useConfidenceBound: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
-    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 (SPEC §10) */
+    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 */
     maxCostIncrease: nonNegative.optional(),
     maxTokensIncrease: nonNegative.optional(),
     maxLatencyIncrease: nonNegative.optional()
@@ -9198,10 +9197,10 @@ const badgeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     style: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['flat', 'flat-square', 'plastic', 'for-the-badge']).default('flat')
 })
     .strict();
-/** USD per million tokens, by model name (SPEC §10) */
+/** USD per million tokens, by model name */
 const pricingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ input: nonNegative, output: nonNegative }).strict());
 /**
- * SPEC §12: an OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
+ * An OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
  * for the defaults; `port` when the target is a server evalgate does not start
  * (http, openai), so that it knows where to export.
  */
@@ -9233,10 +9232,10 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     target: targetSchema,
     concurrency: positiveInt.max(1024).default(8),
     repeat: positiveInt.max(1000).default(1),
-    // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
+    // 0 would pass a case whose trials all failed: the gate turned off from the config
     repeatPassThreshold: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
     rerunFlips: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(100).default(0),
-    /** SPEC §9: the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
+    /** the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
     checkTimeoutMs: positiveInt.default(10_000),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),
@@ -9253,7 +9252,7 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     if (c.dataset === undefined && c.cases === undefined) {
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
-    // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
+    // a server evalgate does not start cannot be told an ephemeral port
     const kind = TARGET_KIND_NAMES.find((k) => c.target[k] !== undefined);
     const server = kind === 'http' || kind === 'openai' ? kind : undefined;
     if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
@@ -10736,7 +10735,7 @@ function pythonCredentials() {
 
 ;// CONCATENATED MODULE: ./src/providers/index.ts
 /**
- * The providers' registry (SPEC §11a): promptfoo's provider ids parsed into
+ * The providers' registry: promptfoo's provider ids parsed into
  * the module that speaks that API, for targets, the judge, the model-graded
  * checks and the simulated user alike, and the credential flows of each
  * (which variable goes to which host), as data for the secrets policy.
@@ -12668,7 +12667,7 @@ function readDoubleQuoted(command, start, fail) {
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /**
- * The runner's own credentials and inputs (SPEC §9): never in the environment
+ * The runner's own credentials and inputs: never in the environment
  * of the code under test, never read by `${VAR}`, never named by an
  * `apiKeyEnv` — one list for the sandbox, the child processes' environment,
  * the expander and the credential checks (config/credentials.ts).
@@ -33968,7 +33967,7 @@ var gradable = __nccwpck_require__(3795);
 /**
  * The javascript check: a user's expression, function body or module grades
  * the output. Expressions and modules are the dataset's code, so they run in
- * the checks' sandbox (SPEC §9) under `checkTimeoutMs`, with a clean
+ * the checks' sandbox under `checkTimeoutMs`, with a clean
  * environment; only a function handed in through the library runs in-process.
  */
 
@@ -33980,7 +33979,7 @@ var gradable = __nccwpck_require__(3795);
 
 
 
-/** SPEC §3: a returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
+/** A returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
 const DEFAULT_THRESHOLD = 0.5;
 /** How much of an expression names it in a reason. */
 const LABEL_CHARS = 60;
@@ -34043,7 +34042,7 @@ function bodyOf(source) {
 /**
  * A promptfoo `transform`: an expression or function body of `output` and
  * `context`, or `file:///absolute/module.js[:function]`, run on an output in
- * the checks' sandbox (it is the pull request's code, SPEC §9) under the same
+ * the checks' sandbox (it is the pull request's code) under the same
  * deadline; what it returns is the new output, of any value a worker can pass
  * back (text, numbers, lists, plain objects).
  */
@@ -34705,7 +34704,7 @@ function cosineSimilarity(a, b) {
 
 ;// CONCATENATED MODULE: ./src/assertions/model-graded.ts
 /**
- * promptfoo's model-graded checks (SPEC §11a): `factuality`,
+ * promptfoo's model-graded checks: `factuality`,
  * `model-graded-closedqa`, `g-eval`, `answer-relevance`,
  * `context-faithfulness`, `context-relevance`, `context-recall`, and
  * `llm-rubric` with its own `provider` or `rubricPrompt`. Each asks a
@@ -38463,7 +38462,7 @@ function meanLatency(trials) {
     return timed.length ? runner_round3(timed.reduce((n, t) => n + t.latencyMs, 0) / timed.length) : undefined;
 }
 const runner_round3 = (ms) => Math.round(ms * 1000) / 1000;
-/** Fold a case's trials into its result (SPEC §4: passFraction against repeatPassThreshold). */
+/** Fold a case's trials into its result. */
 function aggregateCase(c, trials, repeatPassThreshold) {
     const passedTrials = trials.filter((t) => t.passed).length;
     const passFraction = trials.length ? passedTrials / trials.length : 0;
@@ -38731,7 +38730,7 @@ function modelOf(reply) {
     return typeof model === 'string' ? model : undefined;
 }
 /**
- * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
+ * The reply completed from its trial's spans: tool calls, usage and
  * the model, each only where the target reported none. Returns the cost the
  * spans' usage adds (priced with `pricing`), for the budget.
  */
@@ -38849,7 +38848,7 @@ function normalizeUsage(value) {
 
 /**
  * A function's return value as the trial's reply: a result object (one with
- * an `output` key, SPEC §10) field by field; a string as the output; any
+ * an `output` key) field by field; a string as the output; any
  * other value as its JSON text.
  */
 function replyOf(value, label) {
@@ -39324,7 +39323,7 @@ function risesText(kind, rises) {
 }
 /** Unreported cases named before "and N more", as for rises. */
 const UNREPORTED_NAMED = 3;
-/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them (SPEC §9) */
+/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them */
 function changedInPr(keys, regressed) {
     if (!keys.length)
         return '';
@@ -39530,7 +39529,7 @@ function headline(v, c, gate) {
     return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
 }
 /**
- * What the gate could have caught (SPEC §4), in one line: "Sensitivity at 20
+ * What the gate could have caught, in one line: "Sensitivity at 20
  * cases × 1 trial (alpha 0.05): a case that starts failing 80% of its trials
  * is caught 80% of the time; a pass-rate drop of 14.1 points trips
  * maxPassRateDrop 5.0 points 80% of the time." Where that is coarse, it says
@@ -40650,7 +40649,7 @@ function failingCases(model, limit, hint, maxLength) {
         return [];
     const currentCases = byKey(current.cases);
     const baselineCases = byKey(baseline?.cases ?? []);
-    // a case regressed as the baseline ran it is shown as it ran then (SPEC §9)
+    // a case regressed as the baseline ran it is shown as it ran then
     const asBaseline = new Set(c.changedRegressed ?? []);
     const cases = keys.flatMap((key) => {
         const k = currentCases.get(key);
@@ -40791,7 +40790,7 @@ function assertionReason(a) {
 /** Case ids named in the too-few-trials sentence before "and N more". */
 const IDS_LISTED = 20;
 /**
- * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
+ * Why flips of repeated cases counted without the test: "`a`, `b`
  * passed all 3 trials on the baseline and failed all 3 now: with too few
  * trials for the significance test to tell a break from chance whatever
  * happened, they count as regressed, as with one trial." Under the regressed
@@ -40912,7 +40911,7 @@ function runIdentity(model) {
         sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
     return sentences.length ? [{ text: sentences.join(' ') }] : [];
 }
-/** What the gate could have caught at this run's counts (SPEC §4): one line, in small print unless it is coarse. */
+/** What the gate could have caught at this run's counts: one line, in small print unless it is coarse. */
 function sensitivityLine(model) {
     const s = model.comparison.sensitivity;
     if (!s)
@@ -41583,7 +41582,7 @@ function countCheck(check, list) {
         const keys = c[list];
         if (limit === undefined || keys.length <= limit)
             return null;
-        // a regression found by running a changed case as the baseline ran it says so (SPEC §9 Coverage)
+        // a regression found by running a changed case as the baseline ran it says so
         const changed = check === 'maxRegressions' ? (c.changedRegressed ?? []) : [];
         return { check, limit, measured: keys.length, keys, ...(changed.length ? { changedInPr: changed } : {}) };
     };
@@ -41623,7 +41622,7 @@ const passRateDrop = (c, gate) => {
         flakyFlips: common.flakyFlips
     };
     // with so few cases that even every passing case failing would leave the bound within the limit, a bound
-    // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does (SPEC §4)
+    // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does
     const boundCanFail = gate.useConfidenceBound && boundCanExceed(common, limit);
     if (boundCanFail) {
         // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
@@ -41786,7 +41785,7 @@ function selection_isSelected(c, selection) {
 
 ;// CONCATENATED MODULE: ./src/compare/flip-test.ts
 /**
- * Whether a flip of a case with repeated trials counts (SPEC §4): the
+ * Whether a flip of a case with repeated trials counts: the
  * one-sided Fisher exact test at alpha — except where the two trial counts are
  * too few for any result to reach alpha (2 or 3 trials a side at 0.05: even
  * every trial passing on one side and none on the other gives p ≥ 0.05). There
@@ -41959,7 +41958,7 @@ function compareRuns(baseline, current, gate) {
     return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current), sensitivity: sensitivityOf(withoutGate, baseline, current, gate) };
 }
 /**
- * What the gate could have caught at this run's counts (SPEC §4): over the
+ * What the gate could have caught at this run's counts: over the
  * compared cases, at the trials each side ran; without a baseline, over this
  * run's cases as the next run would compare them.
  */
@@ -42124,7 +42123,7 @@ function assess(baseline, current, alpha) {
     return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
 }
 /**
- * A changed case is compared as the baseline ran it (SPEC §9 Coverage): when
+ * A changed case is compared as the baseline ran it: when
  * it passed there and was run again with the baseline's input and assertions
  * (run/as-baseline.ts), a drop there is a regression like any other; else
  * it is only changed.
@@ -42333,7 +42332,7 @@ var config_problems = __nccwpck_require__(4968);
 var lib_parse = __nccwpck_require__(1020);
 ;// CONCATENATED MODULE: ./src/config/dataset.ts
 /**
- * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
+ * Dataset loading: files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
  */
 
@@ -42487,7 +42486,7 @@ async function readDataset(dataset, baseDir, into) {
     }
     return files;
 }
-/** The seed shorthands, as assertions (SPEC §2). */
+/** The seed shorthands, as assertions. */
 function shorthandAssertions(raw) {
     if (raw.check !== undefined)
         return [{ type: 'javascript', value: raw.check }];
@@ -42675,7 +42674,7 @@ var providers = __nccwpck_require__(2811);
 var util_env = __nccwpck_require__(5767);
 ;// CONCATENATED MODULE: ./src/config/credentials.ts
 /**
- * Which credentials a config sends where (SPEC §9 Secrets). Every environment
+ * Which credentials a config sends where. Every environment
  * variable a config reads — by `${VAR}` in a target or judge string, by an
  * `apiKeyEnv`, or as a provider's default credential — is a *use*: the
  * variable, the place its value goes, and the host it is sent to. Two rules
@@ -42687,7 +42686,7 @@ var util_env = __nccwpck_require__(5767);
  *   difference: the agent gets no variable it did not have, and no credential
  *   goes to a host of the pull request's choosing.
  * Pure: configs in, uses and refusals out. A provider that reads credentials
- * of its own declares them through a CredentialDeclarer (SPEC §11a providers).
+ * of its own declares them through a CredentialDeclarer.
  */
 
 
@@ -42726,7 +42725,7 @@ function openaiUses(settings, strings, at) {
     return [{ variable: settings.apiKeyEnv, place, host, at: `${at}.apiKeyEnv` }, ...uses(varsDeep(strings, at), place, host)];
 }
 /**
- * A provider of SPEC §11a (`anthropic:messages:…`, `bedrock:…`, …): the
+ * A provider id (`anthropic:messages:…`, `bedrock:…`, …): the
  * credentials it declares (providers/), as uses of `provider:<kind>` toward
  * its host, and the `${VAR}` in its config.
  */
@@ -42758,7 +42757,7 @@ function targetUses(target, env) {
         found.push(...providerUses(target.provider, target.config, 'target.provider', env));
     return found;
 }
-/** promptfoo providers (SPEC §11): `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
+/** promptfoo providers: `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
 function promptfooUses(p, at) {
     if (p.id.startsWith('exec:'))
         return uses(varsDeep(p.id, `${at}.id`), 'target.command', null);
@@ -42804,7 +42803,7 @@ function configPath(at) {
 }
 /**
  * Refuses, at load, a config that reads one of the runner's own credentials
- * anywhere (SPEC §9); `lineOf` finds the line of a config path where the parser knows it.
+ * anywhere; `lineOf` finds the line of a config path where the parser knows it.
  */
 function refuseForbiddenCredentials(config, file, lineOf = () => undefined, declarers = []) {
     const forbidden = credentialUses(config, {}, declarers).filter((u) => (0,util_env/* isForbiddenVar */.RZ)(u.variable));
@@ -42845,7 +42844,7 @@ function credentialDifferences(run, base, env, declarers = []) {
     return differences;
 }
 /**
- * Which credentials go where is a trusted setting (SPEC §9): a credential the
+ * Which credentials go where is a trusted setting: a credential the
  * change's config (`run`) sends somewhere the base's does not is refused
  * before anything runs, naming each difference. `where` names the base
  * ("evalgate.yml at the base commit abc1234"), `change` the change ("pull request").
@@ -42862,7 +42861,7 @@ function refuseNewCredentialFlows(run, base, env, message) {
 var config_judged = __nccwpck_require__(5165);
 ;// CONCATENATED MODULE: ./src/config/ran.ts
 /**
- * How a case ran, as its record keeps it (`ran`, SPEC §5): the assertions with
+ * How a case ran, as its record keeps it (`ran`): the assertions with
  * the files they name relative to the config's folder (as fingerprints name
  * them), and the vars, metadata and promptfoo grading its checks read. A later
  * run resolves the files against a folder of its choosing — in a pull-request
@@ -43008,7 +43007,7 @@ async function loadConfig(file, validateAssertion, options = {}) {
         refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
         return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), gradingFiles, ...judgeDirOf(options) };
     }
-    // every problem of the config and the dataset in one message (SPEC §6), not one per run
+    // every problem of the config and the dataset in one message, not one per run
     const problems = new config_problems/* Problems */.Z(absolute);
     const config = problems.attempt(() => settings(configOf(located)));
     if (config)
@@ -43084,7 +43083,7 @@ function isMapping(value) {
 var lib_schemas = __nccwpck_require__(8816);
 ;// CONCATENATED MODULE: ./src/config/record-schema.ts
 /**
- * The zod schema of the run record (SPEC §5) and the types of its parts,
+ * The zod schema of the run record and the types of its parts,
  * inferred from it: what the engine writes and what the reader accepts are
  * one definition, so neither can gain a field the other does not know.
  */
@@ -43122,7 +43121,7 @@ const assertionResultSchema = lib_schemas/* object */.Ikc({
 /** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
 const amount = lib_schemas/* number */.aig().min(0);
 /**
- * What one trial of the target consumed (SPEC §10). Records made before
+ * What one trial of the target consumed. Records made before
  * result objects kept `promptTokens`/`completionTokens`: they are read as
  * input and output tokens.
  */
@@ -43141,7 +43140,7 @@ const usageSchema = lib_schemas/* object */.Ikc({
         u.outputTokens = completionTokens;
     return u;
 });
-/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
+/** What the record keeps of a trial's trace: its id, its spans counted, its error spans named. */
 const traceSummarySchema = lib_schemas/* object */.Ikc({
     traceId: lib_schemas/* string */.YjP(),
     /** spans kept for the trial */
@@ -43204,7 +43203,7 @@ const trialResultSchema = lib_schemas/* object */.Ikc({
     turns: lib_schemas/* array */.YOg(turnResultSchema).optional()
 });
 /**
- * One assertion as the engine runs it (SPEC §3): what evalgate.yml accepts,
+ * One assertion as the engine runs it: what evalgate.yml accepts,
  * plus what only a promptfoo config gives. In a record (`ran`), files are
  * named relative to the config's folder.
  */
@@ -43234,7 +43233,7 @@ const promptfooCaseSchema = lib_schemas/* object */.Ikc({
         .optional()
 });
 /**
- * How a case ran (SPEC §5, §9): its assertions (files relative to the
+ * How a case ran: its assertions (files relative to the
  * config's folder), and the vars, metadata and promptfoo grading its checks
  * read — with the case's `input`, what a later run needs to run it "as the
  * baseline ran it".
@@ -43282,12 +43281,12 @@ const caseResultSchema = lib_schemas/* object */.Ikc({
     /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
     reruns: lib_schemas/* number */.aig().int().min(0).optional(),
     namedScores: namedScores.optional(),
-    /** how the case ran, for a later run to run it as this one did (SPEC §9); absent in records before it was kept */
+    /** how the case ran, for a later run to run it as this one did; absent in records before it was kept */
     ran: caseRanSchema.optional(),
     /**
      * a case whose fingerprint differs from the baseline's, where it passed:
      * what it did when run with the baseline's input and assertions against
-     * this run's target (SPEC §9 Coverage)
+     * this run's target
      */
     asBaseline: lib_schemas/* object */.Ikc({
         passed: lib_schemas/* boolean */.zMY(),
@@ -43366,7 +43365,7 @@ const runRecordSchema = lib_schemas/* object */.Ikc({
      * files that grade the cases (checks, their imports, a command judge's
      * script), relative to the config's folder, whose bytes changed while the
      * run was in progress: what graded them is not what the fingerprints say
-     * (SPEC §9); such a run cannot support a verdict
+     *; such a run cannot support a verdict
      */
     changedDuringRun: lib_schemas/* array */.YOg(lib_schemas/* string */.YjP()).optional(),
     /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
@@ -43378,7 +43377,7 @@ const runRecordSchema = lib_schemas/* object */.Ikc({
         repeat: lib_schemas/* number */.aig(),
         shard: lib_schemas/* string */.YjP().nullable().optional(),
         filter: lib_schemas/* string */.YjP().nullable().optional(),
-        /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from (SPEC §4) */
+        /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from */
         repeatPassThreshold: lib_schemas/* number */.aig().optional(),
         rerunFlips: lib_schemas/* number */.aig().int().min(0).optional()
     })
@@ -43408,7 +43407,7 @@ const VERSION = '0.1.0';
 
 ;// CONCATENATED MODULE: ./src/run/record.ts
 /**
- * The run record (SPEC §5): the summary of a run's cases, redacted of secrets.
+ * The run record: the summary of a run's cases, redacted of secrets.
  */
 
 
@@ -43519,7 +43518,7 @@ function redactDeep(value, secrets) {
 
 ;// CONCATENATED MODULE: ./src/run/resume.ts
 /**
- * `run --resume PARTIAL.json` (SPEC §6): a run cut short (Ctrl-C, SIGTERM, a
+ * `run --resume PARTIAL.json`: a run cut short (Ctrl-C, SIGTERM, a
  * budget) goes on from where it stopped. The cases it finished are taken
  * over as they are, the others run now, and the whole run is written, as one
  * uninterrupted run would have written it.
@@ -43643,7 +43642,7 @@ function withSpread(summary, spread) {
 
 ;// CONCATENATED MODULE: ./src/run/as-baseline.ts
 /**
- * Changed cases run as the baseline ran them (SPEC §9 Coverage): a case whose
+ * Changed cases run as the baseline ran them: a case whose
  * fingerprint differs from the baseline's, and that passed there, is also run
  * with the baseline's input and assertions (the record keeps them: `ran`)
  * against this run's target. Failing that, the comparison counts it as
@@ -44081,7 +44080,7 @@ function turnFields(request) {
  * The `command` target with `protocol: stdio`: one process per trial, the input
  * on stdin (and in place of a `{{input}}` argument), the output on stdout.
  *
- * With `target.output: json` stdout must be a result object (SPEC §10),
+ * With `target.output: json` stdout must be a result object,
  * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
  * Without its own `latencyMs`, a trial's latency runs from the process having
  * started (its `spawn` event) to its exit.
@@ -44142,7 +44141,7 @@ function createCommandTarget(config, ctx) {
         }
     };
 }
-/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+/** Whether stdout, read as text, is a result object that `target.output: json` would have read as one. */
 function looksLikeResultObject(stdout) {
     const text = stdout.trim();
     if (!text.startsWith('{') || !text.endsWith('}'))
@@ -44398,7 +44397,7 @@ class Graders {
 
 ;// CONCATENATED MODULE: ./src/judge/judge.ts
 /**
- * The LLM judge behind `llm-rubric` (SPEC §3): an OpenAI-compatible model or a
+ * The LLM judge behind `llm-rubric`: an OpenAI-compatible model or a
  * user's command grades an output against a rubric. It never throws: every
  * failure is a verdict with score 0 and `error`. Verdicts identical in model,
  * rubric, input and output (and the tool calls or the conversation, when the rubric shows them)
@@ -44744,7 +44743,7 @@ function sampleOf(text, usage) {
     return sample;
 }
 /**
- * `judge.provider: <provider id>` with `judge.config` (SPEC §11a): any
+ * `judge.provider: <provider id>` with `judge.config`: any
  * provider of the registry grades, asked for JSON where its API can be.
  * Verdicts name the provider id as their model.
  */
@@ -44830,8 +44829,7 @@ const JUDGE_CASE = { id: 'judge', name: 'judge', input: null, tags: [], assert: 
 
 ;// CONCATENATED MODULE: ./src/sandbox/leftovers.ts
 /**
- * Ending what the code under test left running (SPEC §9 "What is uploaded is
- * what was computed"). A target's process group is killed when its trial
+ * Ending what the code under test left running. A target's process group is killed when its trial
  * ends, but a child that calls `setsid` (Node's `detached: true`) leaves the
  * group, and a `module` agent's children are evalgate's own. Before the
  * record is written, every process that descends from evalgate's (by parent
@@ -45160,7 +45158,7 @@ function trialHttpOptions(target, request, ctx, deps) {
         maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
         signal: request.signal,
         secrets: ctx.secrets,
-        // the trial's trace context (SPEC §12): the agent's server continues it
+        // the trial's trace context: the agent's server continues it
         ...(request.traceparent === undefined ? {} : { headers: { traceparent: request.traceparent } }),
         ...deps
     };
@@ -45229,7 +45227,7 @@ function topLevelKeys(data) {
  *   request  {"id": "17", "input": <the case input>, "case": {"id", "name", "tags"}}
  *   reply    {"id": "17", "output": "…"}   or   {"id": "17", "error": "…"}
  *
- * A reply may carry the other fields of a result object (SPEC §10) beside
+ * A reply may carry the other fields of a result object beside
  * `id`: toolCalls, usage, metadata, finishReason, latencyMs. Without its own
  * latencyMs, a reply's latency is the time from its request being written to
  * its line arriving — but never from before the worker had started: a worker
@@ -45308,7 +45306,7 @@ class WorkerPool {
         const id = String(++this.nextId);
         const { case: c, signal } = request;
         const message = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) };
-        // the worker continues the trial's trace (SPEC §12)
+        // the worker continues the trial's trace
         if (request.traceparent !== undefined)
             message.traceparent = request.traceparent;
         const line = `${JSON.stringify(message)}\n`;
@@ -45628,8 +45626,8 @@ function parseReply(message, elapsedMs) {
 /**
  * The `module` target: a JavaScript module whose default export is the agent,
  * `(input, case) => string | result object | Promise of either`, or a promptfoo
- * `file://` provider (SPEC §11), adapted in the worker. It runs in the
- * sandbox (SPEC §9): worker threads with the target's minimal environment
+ * `file://` provider, adapted in the worker. It runs in the
+ * sandbox: worker threads with the target's minimal environment
  * (plus `target.env`), so it never sees the runner's tokens or the judge's key,
  * and a trial that loops forever fails at `target.timeoutMs` while the run goes on.
  */
@@ -46083,7 +46081,7 @@ function checkFilter(cases, filter) {
 }
 /**
  * The config with the trusted settings of `base` — the config at the change's
- * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * base commit — in place of its own, and the trusted keys the
  * change alters (they apply after merge). Without a base, the config as it is.
  */
 async function loadTrustedConfig(file, base, 
@@ -46102,7 +46100,7 @@ judgeFiles) {
     });
     return { loaded, changes };
 }
-/** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
+/** The trace receiver and the trials' collector, when the config turns tracing on. */
 async function startTracing(loaded, log) {
     const settings = (0,schema/* tracingOf */.KO)(loaded.config.tracing);
     if (!settings)
@@ -46133,7 +46131,7 @@ async function evaluate(loaded, options = {}) {
     // a resumed run is the run that began then
     const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString();
     const spentBefore = resume?.spentUsd ?? 0;
-    // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
+    // what the code under test leaves running is ended before the record is written: the processes
     // below this one that were not there before, and those that carry this run's mark
     const before = await descendants();
     const mark = newRunMark();

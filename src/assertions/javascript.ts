@@ -1,7 +1,7 @@
 /**
  * The javascript check: a user's expression, function body or module grades
  * the output. Expressions and modules are the dataset's code, so they run in
- * the checks' sandbox (SPEC §9) under `checkTimeoutMs`, with a clean
+ * the checks' sandbox under `checkTimeoutMs`, with a clean
  * environment; only a function handed in through the library runs in-process.
  */
 import { existsSync } from 'node:fs'
@@ -16,18 +16,18 @@ import { excerpt } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
 import { kindOf, numberOptionProblem } from './values.js'
 
-/** SPEC §3: a returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
+/** A returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
 const DEFAULT_THRESHOLD = 0.5
 /** How much of an expression names it in a reason. */
 const LABEL_CHARS = 60
 /** Statement ends tried when looking for a body's final expression (the source's last ones). */
 const MAX_SPLITS = 200
 
-/** What every check receives besides the output (SPEC §10); cloned into the sandbox. */
+/** What every check receives besides the output; cloned into the sandbox. */
 export interface CheckContext extends AgentResult {
   input: unknown
   case: CaseView
-  /** promptfoo cases (SPEC §11): what promptfoo's checks read — the test's vars, the rendered prompt, the test */
+  /** promptfoo cases: what promptfoo's checks read — the test's vars, the rendered prompt, the test */
   vars?: Record<string, unknown>
   prompt?: unknown
   test?: { description?: string; vars: Record<string, unknown>; metadata?: Record<string, unknown> }
@@ -93,7 +93,7 @@ function bodyOf(source: string): string {
 /**
  * A promptfoo `transform`: an expression or function body of `output` and
  * `context`, or `file:///absolute/module.js[:function]`, run on an output in
- * the checks' sandbox (it is the pull request's code, SPEC §9) under the same
+ * the checks' sandbox (it is the pull request's code) under the same
  * deadline; what it returns is the new output, of any value a worker can pass
  * back (text, numbers, lists, plain objects).
  */

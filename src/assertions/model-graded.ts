@@ -1,5 +1,5 @@
 /**
- * promptfoo's model-graded checks (SPEC §11a): `factuality`,
+ * promptfoo's model-graded checks: `factuality`,
  * `model-graded-closedqa`, `g-eval`, `answer-relevance`,
  * `context-faithfulness`, `context-relevance`, `context-recall`, and
  * `llm-rubric` with its own `provider` or `rubricPrompt`. Each asks a

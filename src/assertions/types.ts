@@ -12,11 +12,11 @@ export interface AssertionContext extends AgentResult {
   case: EvalCase
   /** the trial's duration, for `latency` */
   durationMs: number
-  /** the trial's trace when tracing is on (SPEC §12): the spans of its trace id, start-time order not assumed */
+  /** the trial's trace when tracing is on: the spans of its trace id, start-time order not assumed */
   trace?: { traceId: string; spans: readonly Span[] }
   /** `target.tools`, the OpenAI tools array: the schemas of is-valid-openai-tools-call */
   tools?: readonly unknown[]
-  /** the deadline of sandboxed checks (javascript, backtracking patterns); default 10,000 (SPEC §9) */
+  /** the deadline of sandboxed checks (javascript, backtracking patterns); default 10,000 */
   checkTimeoutMs?: number
   /** the LLM judge, for `llm-rubric`; absent when the config has no judge */
   judge?: Judge

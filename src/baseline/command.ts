@@ -1,5 +1,5 @@
 /**
- * `evalgate baseline pull` (SPEC §6): downloads the default branch's latest
+ * `evalgate baseline pull`: downloads the default branch's latest
  * baseline record of a workflow, so that a developer can compare before
  * pushing (`evalgate run --baseline baseline.json`). The forge is a source
  * module (sources.ts); this is the command around it.

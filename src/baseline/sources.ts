@@ -1,6 +1,6 @@
 /**
  * Where `evalgate baseline pull` gets the default branch's latest baseline
- * record from (SPEC §6): one module per forge, each the same small interface,
+ * record from: one module per forge, each the same small interface,
  * chosen by `--from` or by the repository's `origin` remote. GitHub is
  * github.ts, GitLab gitlab.ts; another forge is one more module and one more
  * entry in SOURCES.

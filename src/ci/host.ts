@@ -4,8 +4,8 @@
  * third host (Bitbucket, Azure DevOps) is one module implementing `CiHost`
  * and finish.ts's `TailHost` (keep the record, publish the report), wired by
  * its entry point. The decisions around what a host answers — what a missing
- * or unreadable config at the base commit means (SPEC §9), when a baseline is
- * stale (§14) — are made here, once for every host.
+ * or unreadable config at the base commit means, when a baseline is
+ * stale — are made here, once for every host.
  */
 import { staleBaseline, type StaleBaseline } from '../compare/staleness.js'
 import type { BaselineStatus } from '../compare/types.js'
@@ -43,7 +43,7 @@ export interface CiHost<Id> {
 }
 
 /**
- * The config at the change's base commit (SPEC §9): its trusted settings are
+ * The config at the change's base commit: its trusted settings are
  * the ones the change is gated with. Not there (first adoption): null, with a
  * notice. Anything that keeps it from being read or parsed fails closed.
  */
@@ -69,7 +69,7 @@ export async function readBaseConfig(host: CiHost<unknown>, file: string, sha: s
 }
 
 /**
- * Is the baseline stale (SPEC §14)? Its age is measured against the change's
+ * Is the baseline stale? Its age is measured against the change's
  * base commit (its date asked of the host), else against this run.
  */
 export async function baselineStaleness(

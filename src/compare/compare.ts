@@ -1,5 +1,5 @@
 /**
- * Case-by-case comparison of a current run with its baseline (SPEC §4).
+ * Case-by-case comparison of a current run with its baseline.
  * Pure: records in, figures and case keys out.
  */
 import type { GateConfig } from '../config/schema.js'
@@ -23,7 +23,7 @@ export function compareRuns(baseline: RunRecord | null, current: RunRecord, gate
 }
 
 /**
- * What the gate could have caught at this run's counts (SPEC §4): over the
+ * What the gate could have caught at this run's counts: over the
  * compared cases, at the trials each side ran; without a baseline, over this
  * run's cases as the next run would compare them.
  */
@@ -193,7 +193,7 @@ export function assess(baseline: CaseResult, current: CaseResult, alpha: number)
 }
 
 /**
- * A changed case is compared as the baseline ran it (SPEC §9 Coverage): when
+ * A changed case is compared as the baseline ran it: when
  * it passed there and was run again with the baseline's input and assertions
  * (run/as-baseline.ts), a drop there is a regression like any other; else
  * it is only changed.

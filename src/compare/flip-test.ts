@@ -1,5 +1,5 @@
 /**
- * Whether a flip of a case with repeated trials counts (SPEC §4): the
+ * Whether a flip of a case with repeated trials counts: the
  * one-sided Fisher exact test at alpha — except where the two trial counts are
  * too few for any result to reach alpha (2 or 3 trials a side at 0.05: even
  * every trial passing on one side and none on the other gives p ≥ 0.05). There

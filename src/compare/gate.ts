@@ -131,7 +131,7 @@ function countCheck(check: 'maxRegressions' | 'maxRemoved' | 'maxChanged', list:
     const limit = gate[check]
     const keys = c[list]
     if (limit === undefined || keys.length <= limit) return null
-    // a regression found by running a changed case as the baseline ran it says so (SPEC §9 Coverage)
+    // a regression found by running a changed case as the baseline ran it says so
     const changed = check === 'maxRegressions' ? (c.changedRegressed ?? []) : []
     return { check, limit, measured: keys.length, keys, ...(changed.length ? { changedInPr: changed } : {}) }
   }
@@ -171,7 +171,7 @@ const passRateDrop: Check = (c, gate) => {
     flakyFlips: common.flakyFlips
   } as const
   // with so few cases that even every passing case failing would leave the bound within the limit, a bound
-  // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does (SPEC §4)
+  // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does
   const boundCanFail = gate.useConfidenceBound && boundCanExceed(common, limit)
   if (boundCanFail) {
     // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even

@@ -1,5 +1,5 @@
 /**
- * What the gate could have caught at a run's counts (SPEC §4 Sensitivity): a
+ * What the gate could have caught at a run's counts: a
  * green check on 6 cases × 1 trial is not the same promise as on 500 × 5.
  * Pure and exact — binomial sums over the same decisions the comparison makes
  * (flip-test.ts, the runner's fold, rerunFlips, the gate's pass-rate check),

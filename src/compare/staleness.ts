@@ -1,5 +1,5 @@
 /**
- * Stale baselines (SPEC §14): a baseline made `gate.maxBaselineAgeDays` or
+ * Stale baselines: a baseline made `gate.maxBaselineAgeDays` or
  * more days before the pull request's base commit compares this change with
  * an old state of the branch — everything merged since then is counted as
  * this change's doing. A baseline at the base commit is never stale. Pure:

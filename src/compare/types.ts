@@ -4,7 +4,7 @@ import type { RunRecord } from '../types.js'
 import type { Sensitivity } from './sensitivity.js'
 
 /**
- * The comparison of a current run with its baseline (SPEC §4, §5 `--json`).
+ * The comparison of a current run with its baseline.
  * Case lists hold case keys (CaseResult.id) in dataset order.
  */
 
@@ -93,7 +93,7 @@ export interface CountFailure {
   measured: number
   /** the cases, in dataset order */
   keys: string[]
-  /** maxRegressions: the regressed cases that changed in this run and fail as the baseline ran them (SPEC §9); absent when none */
+  /** maxRegressions: the regressed cases that changed in this run and fail as the baseline ran them; absent when none */
   changedInPr?: string[]
 }
 
@@ -282,7 +282,7 @@ export type VerdictReason =
   | { code: 'judge-failed'; shared: SharedFailure }
   | { code: 'upload-failed'; artifact: string; error: string }
   /**
-   * the record uploaded is not the one evalgate wrote (SPEC §9): `written` is
+   * the record uploaded is not the one evalgate wrote: `written` is
    * the SHA-256 of the bytes written, `found` what the artifact holds, or
    * `error` why it could not be read back
    */
@@ -325,7 +325,7 @@ export interface Verdict {
   configChanges: ConfigChange[]
 }
 
-/** One compared metric (SPEC §10): over the compared cases where both runs carry it. */
+/** One compared metric: over the compared cases where both runs carry it. */
 export interface MetricChange {
   baseline: number
   current: number
@@ -397,20 +397,20 @@ export interface Comparison {
   /**
    * regressed or fixed cases with trials (repeats, re-runs) on this side only:
    * against a single baseline trial no test can tell the flip from chance, so it
-   * counts as a flip (SPEC §4) but is not "confirmed" by its re-runs
+   * counts as a flip but is not "confirmed" by its re-runs
    */
   notTestable: string[]
   /**
    * regressed or fixed cases with trials on both sides too few for the test
    * to reach alpha whatever happened (2 or 3 a side at 0.05), that went from
    * every trial passing to none (or the reverse): counted as a single trial's
-   * flip would be (SPEC §4), not confirmed by a test; absent when there are none
+   * flip would be, not confirmed by a test; absent when there are none
    */
   tooFewTrials?: string[]
   /**
    * regressed cases whose fingerprint differs from the baseline's: they
    * changed in this run and fail when run as the baseline ran them (its input
-   * and assertions, SPEC §9); absent when there are none
+   * and assertions); absent when there are none
    */
   changedRegressed?: string[]
   /** the flaky cases with the evidence behind each, in the order of `flaky` */
@@ -432,7 +432,7 @@ export interface Comparison {
   gate: GateResult
   /**
    * what the gate could have caught at this run's case and trial counts
-   * (SPEC §4, compare/sensitivity.ts); null without cases. Set by compareRuns.
+   *; null without cases. Set by compareRuns.
    */
   sensitivity?: Sensitivity | null
 }

@@ -19,7 +19,7 @@ export type { PromptfooCase } from './record-schema.js'
 export interface AssertionScope {
   /** `target.tools`, the schemas of is-valid-openai-tools-call; null when the config sets none */
   tools?: readonly unknown[] | null
-  /** whether the run receives traces (SPEC §12): the trace assertions need them */
+  /** whether the run receives traces: the trace assertions need them */
   tracing?: boolean
   /** the checks of a conversation's turn: they grade its reply; the conversation's trace is the case's checks' to grade */
   turn?: boolean
@@ -63,9 +63,9 @@ export interface EvalCase extends Pick<CaseResult, 'id' | 'name' | 'tags' | 'fin
   index: number
   /** the dataset's `vars` of the case, or the variables a promptfoo case was rendered from */
   vars?: Record<string, unknown>
-  /** the dataset's `metadata` of the case, for agents and checks to read (SPEC §10) */
+  /** the dataset's `metadata` of the case, for agents and checks to read */
   metadata?: Record<string, unknown>
-  /** set for cases read from a promptfoo config (SPEC §11) */
+  /** set for cases read from a promptfoo config */
   promptfoo?: PromptfooCase
   /** how it runs, as its record keeps it (config/ran.ts), set at load */
   ran?: CaseRan

@@ -1,5 +1,5 @@
 /**
- * Which credentials a config sends where (SPEC §9 Secrets). Every environment
+ * Which credentials a config sends where. Every environment
  * variable a config reads — by `${VAR}` in a target or judge string, by an
  * `apiKeyEnv`, or as a provider's default credential — is a *use*: the
  * variable, the place its value goes, and the host it is sent to. Two rules
@@ -11,7 +11,7 @@
  *   difference: the agent gets no variable it did not have, and no credential
  *   goes to a host of the pull request's choosing.
  * Pure: configs in, uses and refusals out. A provider that reads credentials
- * of its own declares them through a CredentialDeclarer (SPEC §11a providers).
+ * of its own declares them through a CredentialDeclarer.
  */
 import { ConfigError } from '../errors.js'
 import { credentialFlows } from '../providers/index.js'
@@ -71,7 +71,7 @@ function openaiUses(settings: { baseUrl: string; apiKeyEnv: string }, strings: R
 }
 
 /**
- * A provider of SPEC §11a (`anthropic:messages:…`, `bedrock:…`, …): the
+ * A provider id (`anthropic:messages:…`, `bedrock:…`, …): the
  * credentials it declares (providers/), as uses of `provider:<kind>` toward
  * its host, and the `${VAR}` in its config.
  */
@@ -104,7 +104,7 @@ function targetUses(target: TargetConfig, env: NodeJS.ProcessEnv): CredentialUse
   return found
 }
 
-/** promptfoo providers (SPEC §11): `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
+/** promptfoo providers: `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
 function promptfooUses(p: PromptfooProvider, at: string): CredentialUse[] {
   if (p.id.startsWith('exec:')) return uses(varsDeep(p.id, `${at}.id`), 'target.command', null)
   if (!/^openai:/.test(p.id)) return []
@@ -151,7 +151,7 @@ export function configPath(at: string): (string | number)[] {
 
 /**
  * Refuses, at load, a config that reads one of the runner's own credentials
- * anywhere (SPEC §9); `lineOf` finds the line of a config path where the parser knows it.
+ * anywhere; `lineOf` finds the line of a config path where the parser knows it.
  */
 export function refuseForbiddenCredentials(
   config: ParsedConfig,
@@ -196,7 +196,7 @@ export function credentialDifferences(run: ParsedConfig, base: ParsedConfig, env
 }
 
 /**
- * Which credentials go where is a trusted setting (SPEC §9): a credential the
+ * Which credentials go where is a trusted setting: a credential the
  * change's config (`run`) sends somewhere the base's does not is refused
  * before anything runs, naming each difference. `where` names the base
  * ("evalgate.yml at the base commit abc1234"), `change` the change ("pull request").

@@ -1,5 +1,5 @@
 /**
- * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
+ * Dataset loading: files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
  */
 import { createReadStream, readdirSync } from 'node:fs'
@@ -177,7 +177,7 @@ export async function readDataset(dataset: string | string[], baseDir: string, i
   return files
 }
 
-/** The seed shorthands, as assertions (SPEC §2). */
+/** The seed shorthands, as assertions. */
 function shorthandAssertions(raw: RawCase): Assertion[] {
   if (raw.check !== undefined) return [{ type: 'javascript', value: raw.check }]
   if (raw.ideal !== undefined) {

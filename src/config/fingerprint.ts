@@ -1,5 +1,5 @@
 /**
- * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
+ * Case and dataset fingerprints. A case whose fingerprint
  * differs from the baseline's is *changed*, not compared, so the fingerprint
  * must change whenever what decides the case's verdict changes: its input, its
  * assertions, the files they name (a `file:` check edited to `() => true`, and

@@ -108,7 +108,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]))
     return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases), gradingFiles, ...judgeDirOf(options) }
   }
-  // every problem of the config and the dataset in one message (SPEC §6), not one per run
+  // every problem of the config and the dataset in one message, not one per run
   const problems = new Problems(absolute)
   const config = problems.attempt(() => settings(configOf(located)))
   if (config) options.onConfig?.(config)

@@ -145,7 +145,7 @@ export function parseYaml(text: string, file: string): Located {
 
 export type TextFormat = 'json' | 'yaml'
 
-/** A `.json` file is strict JSON, anything else YAML (SPEC §9). */
+/** A `.json` file is strict JSON, anything else YAML. */
 export function formatOf(file: string): TextFormat {
   return /\.json$/i.test(file) ? 'json' : 'yaml'
 }

@@ -1,6 +1,5 @@
 /**
- * Problems in the config and dataset, found in one pass (SPEC §6: reported
- * together, up to 20) rather than one per run: three broken dataset lines
+ * Problems in the config and dataset, found in one pass rather than one per run: three broken dataset lines
  * are three lines of one message, not three runs to find them.
  */
 import { ConfigError, inFile } from '../errors.js'

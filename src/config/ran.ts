@@ -1,5 +1,5 @@
 /**
- * How a case ran, as its record keeps it (`ran`, SPEC §5): the assertions with
+ * How a case ran, as its record keeps it (`ran`): the assertions with
  * the files they name relative to the config's folder (as fingerprints name
  * them), and the vars, metadata and promptfoo grading its checks read. A later
  * run resolves the files against a folder of its choosing — in a pull-request

@@ -1,5 +1,5 @@
 /**
- * The zod schema of the run record (SPEC §5) and the types of its parts,
+ * The zod schema of the run record and the types of its parts,
  * inferred from it: what the engine writes and what the reader accepts are
  * one definition, so neither can gain a field the other does not know.
  */
@@ -42,7 +42,7 @@ export const assertionResultSchema = z.object({
 const amount = z.number().min(0)
 
 /**
- * What one trial of the target consumed (SPEC §10). Records made before
+ * What one trial of the target consumed. Records made before
  * result objects kept `promptTokens`/`completionTokens`: they are read as
  * input and output tokens.
  */
@@ -61,7 +61,7 @@ export const usageSchema = z
     return u
   })
 
-/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
+/** What the record keeps of a trial's trace: its id, its spans counted, its error spans named. */
 export const traceSummarySchema = z.object({
   traceId: z.string(),
   /** spans kept for the trial */
@@ -130,7 +130,7 @@ export const trialResultSchema = z.object({
 })
 
 /**
- * One assertion as the engine runs it (SPEC §3): what evalgate.yml accepts,
+ * One assertion as the engine runs it: what evalgate.yml accepts,
  * plus what only a promptfoo config gives. In a record (`ran`), files are
  * named relative to the config's folder.
  */
@@ -163,7 +163,7 @@ export const promptfooCaseSchema = z.object({
 })
 
 /**
- * How a case ran (SPEC §5, §9): its assertions (files relative to the
+ * How a case ran: its assertions (files relative to the
  * config's folder), and the vars, metadata and promptfoo grading its checks
  * read — with the case's `input`, what a later run needs to run it "as the
  * baseline ran it".
@@ -214,12 +214,12 @@ export const caseResultSchema = z.object({
   /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
   reruns: z.number().int().min(0).optional(),
   namedScores: namedScores.optional(),
-  /** how the case ran, for a later run to run it as this one did (SPEC §9); absent in records before it was kept */
+  /** how the case ran, for a later run to run it as this one did; absent in records before it was kept */
   ran: caseRanSchema.optional(),
   /**
    * a case whose fingerprint differs from the baseline's, where it passed:
    * what it did when run with the baseline's input and assertions against
-   * this run's target (SPEC §9 Coverage)
+   * this run's target
    */
   asBaseline: z
     .object({
@@ -306,7 +306,7 @@ export const runRecordSchema = z.object({
    * files that grade the cases (checks, their imports, a command judge's
    * script), relative to the config's folder, whose bytes changed while the
    * run was in progress: what graded them is not what the fingerprints say
-   * (SPEC §9); such a run cannot support a verdict
+   *; such a run cannot support a verdict
    */
   changedDuringRun: z.array(z.string()).optional(),
   /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
@@ -319,7 +319,7 @@ export const runRecordSchema = z.object({
       repeat: z.number(),
       shard: z.string().nullable().optional(),
       filter: z.string().nullable().optional(),
-      /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from (SPEC §4) */
+      /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from */
       repeatPassThreshold: z.number().optional(),
       rerunFlips: z.number().int().min(0).optional()
     })

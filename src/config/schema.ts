@@ -1,5 +1,5 @@
 /**
- * The zod schemas of evalgate.yml and of dataset cases (SPEC §1, §2).
+ * The zod schemas of evalgate.yml and of dataset cases.
  * The JSON Schema in schema/evalgate.schema.json is generated from these.
  */
 import { z } from 'zod'
@@ -120,7 +120,7 @@ const httpSchema = z
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
     headers: z.record(z.string(), z.string()).optional(),
     body: z.unknown().optional(),
-    /** dot paths into the JSON reply (SPEC §10) */
+    /** dot paths into the JSON reply */
     output: z.string().optional(),
     toolCalls: z.string().optional(),
     usage: z.string().optional()
@@ -147,10 +147,10 @@ export const targetSchema = z
     http: httpSchema.optional(),
     openai: openaiTargetSchema.optional(),
     module: z.string().min(1).optional(),
-    /** a provider id of SPEC §11a (`anthropic:messages:claude-sonnet-4`), with its `config` as promptfoo spells it */
+    /** a provider id as promptfoo names it (`anthropic:messages:claude-sonnet-4`), with its `config` as promptfoo spells it */
     provider: z.string().min(1).optional(),
     config: z.record(z.string(), z.unknown()).optional(),
-    /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
+    /** set by reading a promptfoo config: its providers; each case names the one it runs on */
     promptfoo: z
       .object({ providers: z.array(promptfooProviderSchema).min(1) })
       .strict()
@@ -160,7 +160,7 @@ export const targetSchema = z
     timeoutMs: positiveInt.default(60_000),
     maxOutputBytes: positiveInt.default(4 * 1024 * 1024),
     retries: z.number().int().min(0).max(10).default(2),
-    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
+    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} */
     output: z.enum(['text', 'json']).default('text'),
     /** command stdio: `json` = stdin is a JSON request {input, case, messages?, conversationId?} */
     input: z.enum(['text', 'json']).default('text'),
@@ -191,7 +191,7 @@ export const targetSchema = z
 
 export const judgeSchema = z
   .object({
-    /** `openai` (an OpenAI-compatible server: model, baseUrl, apiKeyEnv), `command`, or any provider id of SPEC §11a with `config` */
+    /** `openai` (an OpenAI-compatible server: model, baseUrl, apiKeyEnv), `command`, or any provider id (docs/providers.md) with `config` */
     provider: z.string().min(1).default('openai'),
     /** the settings of a provider id, as promptfoo spells them */
     config: z.record(z.string(), z.unknown()).optional(),
@@ -234,7 +234,7 @@ export const gateSchema = z
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: z.boolean().default(false),
-    /** a baseline made this many days before the pull request's base commit is stale: a warning (SPEC §14) */
+    /** a baseline made this many days before the pull request's base commit is stale: a warning */
     maxBaselineAgeDays: z.number().positive().default(14),
     /** a stale baseline fails the gate instead of warning */
     failOnStaleBaseline: z.boolean().default(false),
@@ -246,7 +246,7 @@ export const gateSchema = z
     /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
     minComparable: fraction.default(0.5),
     useConfidenceBound: z.boolean().default(false),
-    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 (SPEC §10) */
+    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 */
     maxCostIncrease: nonNegative.optional(),
     maxTokensIncrease: nonNegative.optional(),
     maxLatencyIncrease: nonNegative.optional()
@@ -295,11 +295,11 @@ export const badgeSchema = z
   })
   .strict()
 
-/** USD per million tokens, by model name (SPEC §10) */
+/** USD per million tokens, by model name */
 export const pricingSchema = z.record(z.string(), z.object({ input: nonNegative, output: nonNegative }).strict())
 
 /**
- * SPEC §12: an OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
+ * An OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
  * for the defaults; `port` when the target is a server evalgate does not start
  * (http, openai), so that it knows where to export.
  */
@@ -337,10 +337,10 @@ export const configSchema = z
     target: targetSchema,
     concurrency: positiveInt.max(1024).default(8),
     repeat: positiveInt.max(1000).default(1),
-    // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
+    // 0 would pass a case whose trials all failed: the gate turned off from the config
     repeatPassThreshold: z.number().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
     rerunFlips: z.number().int().min(0).max(100).default(0),
-    /** SPEC §9: the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
+    /** the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
     checkTimeoutMs: positiveInt.default(10_000),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),
@@ -358,7 +358,7 @@ export const configSchema = z
     if (c.dataset === undefined && c.cases === undefined) {
       ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' })
     }
-    // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
+    // a server evalgate does not start cannot be told an ephemeral port
     const kind = TARGET_KIND_NAMES.find((k) => c.target[k] !== undefined)
     const server = kind === 'http' || kind === 'openai' ? kind : undefined
     if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {

@@ -1,5 +1,5 @@
 /**
- * Trusted settings (SPEC §9): in a pull-request run the gate and what decides a
+ * Trusted settings: in a pull-request run the gate and what decides a
  * verdict come from the config at the PR's base commit, so that the change a
  * gate checks cannot weaken it. The dataset and the target stay the PR's.
  * Pure: two parsed configs in, the config to run with and the differences out.

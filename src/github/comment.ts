@@ -1,5 +1,5 @@
 /**
- * The sticky PR comment (SPEC §7): one per workflow file and config name. A
+ * The sticky PR comment: one per workflow file and config name. A
  * comment is ours only when its FIRST line is our marker (with the verdict we
  * showed) and its author is the token's own identity, by user id: the body
  * below that line shows model output, which can quote any marker, and other

@@ -35,7 +35,7 @@ export async function readFileAt(octokit: Octokit, repo: { owner: string; repo: 
 
 /**
  * When a commit was committed (`GET /repos/{owner}/{repo}/commits/{sha}`): what
- * a baseline's age is measured against (SPEC §14). Null when it cannot be
+ * a baseline's age is measured against. Null when it cannot be
  * read: the age is then measured against the run, which is no less strict.
  */
 export async function commitDate(octokit: Octokit, repo: { owner: string; repo: string }, sha: string): Promise<string | null> {

@@ -1,5 +1,5 @@
 /**
- * The action's inputs (SPEC §7, action.yml): named once here and read once, by
+ * The action's inputs: named once here and read once, by
  * `readInputs`, into a typed value. Nothing is read at import time.
  */
 import * as core from '@actions/core'
@@ -31,7 +31,7 @@ export type InputName = (typeof Inputs)[keyof typeof Inputs]
 export const MODES = ['run', 'merge', 'comment'] as const
 export type Mode = (typeof MODES)[number]
 
-/** Where a pull request's gate settings come from (SPEC §9): the base commit's config, or the PR's own. */
+/** Where a pull request's gate settings come from: the base commit's config, or the PR's own. */
 export const GATE_SOURCES = ['base', 'head'] as const
 export type GateSource = (typeof GATE_SOURCES)[number]
 
@@ -63,7 +63,7 @@ export interface ActionInputs {
   failOnRegression: boolean
   gate: GateOverrides
   badgePath: string | null
-  /** where the JUnit XML goes (SPEC §14) */
+  /** where the JUnit XML goes */
   junit: string | null
   gateFrom: GateSource
   /** the label that accepts a failing gate on purpose; null when set to "" */

@@ -1,5 +1,5 @@
 /**
- * Trusted files (SPEC §9): a file a trusted setting names — a command judge's
+ * Trusted files: a file a trusted setting names — a command judge's
  * program, and the modules it imports by relative path — is read at the pull
  * request's base commit (contents API), not from the pull request's checkout,
  * and written to a folder of its own that mirrors the config's folder. The

@@ -1,11 +1,11 @@
 /**
- * The baseline on GitLab (SPEC §14): the record (`evalgate-run.json`) that
+ * The baseline on GitLab: the record (`evalgate-run.json`) that
  * the same job left in the target project's default branch's latest
  * successful pipeline — GitLab's job-artifacts-by-ref API — and, where that
  * pipeline lacks the job, the newest successful job of that name on the
  * branch, by job id (listing jobs needs a personal, project or group token).
  *
- * Fails closed like the action (SPEC §9): a 404 is "no baseline" (a notice;
+ * Fails closed like the action: a 404 is "no baseline" (a notice;
  * the floors still gate), anything else that stops the lookup — 401, 403,
  * 5xx, no answer, a record that does not read — is `error` with the reason.
  * The branch is resolved as a branch: a tag of the same name makes the ref

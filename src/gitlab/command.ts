@@ -1,5 +1,5 @@
 /**
- * `evalgate gitlab` (SPEC §14): inside a GitLab CI job, what the action does
+ * `evalgate gitlab`: inside a GitLab CI job, what the action does
  * on GitHub, from GitLab's predefined variables — the trusted settings read
  * at the merge request's diff base, the run (or one slice of it in a job with
  * `parallel: N`, or the merge of the slices), the baseline from the target
@@ -88,7 +88,7 @@ function repositoryPath(file: string, projectDir: string): string {
 }
 
 /**
- * The trusted settings of a merge request (SPEC §9 on GitLab): the config
+ * The trusted settings of a merge request: the config
  * file at CI_MERGE_REQUEST_DIFF_BASE_SHA in the target project, through the
  * repository files API (ci/host.ts readBaseConfig).
  */
@@ -220,7 +220,7 @@ export async function gitlabCommand(args: string[], io: GitLabIO, settings: GitL
   const host = client ? gitLabHost(client, targetProject, branch) : null
   const base = await baseConfig(ctx, client, host, configFile, notices)
   const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base)
-  // which credentials go where is the diff base's too (SPEC §9 Secrets)
+  // which credentials go where is the diff base's too
   if (base && mr?.diffBaseSha)
     refuseNewCredentialFlows(loaded.config, base, io.env, {
       file: configFile,

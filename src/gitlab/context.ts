@@ -1,6 +1,6 @@
 /**
  * What a GitLab CI job knows about itself, from GitLab's predefined
- * variables (SPEC §14), read once when `evalgate gitlab` starts.
+ * variables, read once when `evalgate gitlab` starts.
  */
 import path from 'node:path'
 import { UsageError } from '../errors.js'

@@ -1,5 +1,5 @@
 /**
- * The sticky merge-request note (SPEC §14): one per CI job and config name,
+ * The sticky merge-request note: one per CI job and config name,
  * found among all of the merge request's notes (page by page) by its first
  * line — the hidden marker and the verdict shown (report/sticky.ts) — and its
  * author, the token's own user by id; updated in place, else created. Notes

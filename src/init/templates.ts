@@ -190,7 +190,7 @@ jobs:
 }
 
 /**
- * The fork-safe comment workflow (SPEC §7): runs in the base repository after
+ * The fork-safe comment workflow: runs in the base repository after
  * the gating workflow completes, with a write token, and reads that run's
  * record as untrusted data; it never checks out or runs the PR's code.
  */

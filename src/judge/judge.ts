@@ -1,5 +1,5 @@
 /**
- * The LLM judge behind `llm-rubric` (SPEC §3): an OpenAI-compatible model or a
+ * The LLM judge behind `llm-rubric`: an OpenAI-compatible model or a
  * user's command grades an output against a rubric. It never throws: every
  * failure is a verdict with score 0 and `error`. Verdicts identical in model,
  * rubric, input and output (and the tool calls or the conversation, when the rubric shows them)
@@ -422,7 +422,7 @@ function sampleOf(text: string, usage: { inputTokens?: number; outputTokens?: nu
 }
 
 /**
- * `judge.provider: <provider id>` with `judge.config` (SPEC §11a): any
+ * `judge.provider: <provider id>` with `judge.config`: any
  * provider of the registry grades, asked for JSON where its API can be.
  * Verdicts name the provider id as their model.
  */

@@ -1,5 +1,5 @@
 /**
- * The providers' registry (SPEC §11a): promptfoo's provider ids parsed into
+ * The providers' registry: promptfoo's provider ids parsed into
  * the module that speaks that API, for targets, the judge, the model-graded
  * checks and the simulated user alike, and the credential flows of each
  * (which variable goes to which host), as data for the secrets policy.

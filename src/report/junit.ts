@@ -1,5 +1,5 @@
 /**
- * JUnit XML (SPEC §14), read off the one report model: one <testsuite> per
+ * JUnit XML, read off the one report model: one <testsuite> per
  * run with the verdict in its <properties>, one <testcase> per case — a
  * failing case a <failure> with its reasons (a regressed one says it passed
  * on the baseline), a target error an <error>, a case not run or not graded

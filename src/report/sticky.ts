@@ -1,5 +1,5 @@
 /**
- * The sticky report's first line (SPEC §7, §14): a hidden marker naming the
+ * The sticky report's first line: a hidden marker naming the
  * workflow (or CI job) and the config, then the verdict shown — how the
  * comment (GitHub) or note (GitLab) is found again and updated in place. A
  * body is ours only when its FIRST line is exactly this: the report below it

@@ -50,7 +50,7 @@ function risesText(kind: MetricKind, rises: { keys: string[]; by: number[]; tota
 /** Unreported cases named before "and N more", as for rises. */
 const UNREPORTED_NAMED = 3
 
-/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them (SPEC §9) */
+/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them */
 function changedInPr(keys: readonly string[], regressed: number): string {
   if (!keys.length) return ''
   const one = keys.length === 1
@@ -275,7 +275,7 @@ export function headline(v: Verdict, c: Comparison, gate: Pick<GateConfig, 'minP
 }
 
 /**
- * What the gate could have caught (SPEC §4), in one line: "Sensitivity at 20
+ * What the gate could have caught, in one line: "Sensitivity at 20
  * cases × 1 trial (alpha 0.05): a case that starts failing 80% of its trials
  * is caught 80% of the time; a pass-rate drop of 14.1 points trips
  * maxPassRateDrop 5.0 points 80% of the time." Where that is coarse, it says

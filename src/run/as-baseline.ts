@@ -1,5 +1,5 @@
 /**
- * Changed cases run as the baseline ran them (SPEC §9 Coverage): a case whose
+ * Changed cases run as the baseline ran them: a case whose
  * fingerprint differs from the baseline's, and that passed there, is also run
  * with the baseline's input and assertions (the record keeps them: `ran`)
  * against this run's target. Failing that, the comparison counts it as

@@ -1,5 +1,5 @@
 /**
- * Joining the records of a sharded run (`--shard i/n`, SPEC §6–7) into the
+ * Joining the records of a sharded run (`--shard i/n`) into the
  * record one unsharded run would have written. Pure: the caller reads the
  * shards (files, artifacts) and writes the result.
  */

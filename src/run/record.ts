@@ -1,5 +1,5 @@
 /**
- * The run record (SPEC §5): the summary of a run's cases, redacted of secrets.
+ * The run record: the summary of a run's cases, redacted of secrets.
  */
 import { carryHistory, carryTrend } from '../compare/history.js'
 import { FINGERPRINT_VERSION } from '../config/fingerprint.js'

@@ -1,5 +1,5 @@
 /**
- * `run --resume PARTIAL.json` (SPEC §6): a run cut short (Ctrl-C, SIGTERM, a
+ * `run --resume PARTIAL.json`: a run cut short (Ctrl-C, SIGTERM, a
  * budget) goes on from where it stopped. The cases it finished are taken
  * over as they are, the others run now, and the whole run is written, as one
  * uninterrupted run would have written it.

@@ -24,7 +24,7 @@ export interface RunnerOptions {
   repeat: number
   repeatPassThreshold: number
   timeoutMs: number
-  /** the deadline of each trial's sandboxed checks (SPEC §9 checkTimeoutMs) */
+  /** the deadline of each trial's sandboxed checks */
   checkTimeoutMs?: number
   judge?: Judge
   /** embeddings for `similar` (the judge's server) */
@@ -49,7 +49,7 @@ export interface RunnerOptions {
   validated?: boolean
   /** plays the user of `simulate` cases */
   simulatedUser?: SimulatedUser
-  /** with tracing on (SPEC §12): each trial's trace context, and its spans once they have arrived */
+  /** with tracing on: each trial's trace context, and its spans once they have arrived */
   tracing?: TraceCollector
 }
 
@@ -210,7 +210,7 @@ function meanLatency(trials: TrialResult[]): number | undefined {
 
 const round3 = (ms: number) => Math.round(ms * 1000) / 1000
 
-/** Fold a case's trials into its result (SPEC §4: passFraction against repeatPassThreshold). */
+/** Fold a case's trials into its result. */
 export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThreshold: number): CaseResult {
   const passedTrials = trials.filter((t) => t.passed).length
   const passFraction = trials.length ? passedTrials / trials.length : 0
@@ -467,7 +467,7 @@ function modelOf(reply: TargetReply): string | undefined {
 type Traced = Awaited<ReturnType<TrialTrace['settle']>>
 
 /**
- * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
+ * The reply completed from its trial's spans: tool calls, usage and
  * the model, each only where the target reported none. Returns the cost the
  * spans' usage adds (priced with `pricing`), for the budget.
  */

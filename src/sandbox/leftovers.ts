@@ -1,6 +1,5 @@
 /**
- * Ending what the code under test left running (SPEC §9 "What is uploaded is
- * what was computed"). A target's process group is killed when its trial
+ * Ending what the code under test left running. A target's process group is killed when its trial
  * ends, but a child that calls `setsid` (Node's `detached: true`) leaves the
  * group, and a `module` agent's children are evalgate's own. Before the
  * record is written, every process that descends from evalgate's (by parent

@@ -2,7 +2,7 @@
  * The `command` target with `protocol: stdio`: one process per trial, the input
  * on stdin (and in place of a `{{input}}` argument), the output on stdout.
  *
- * With `target.output: json` stdout must be a result object (SPEC §10),
+ * With `target.output: json` stdout must be a result object,
  * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
  * Without its own `latencyMs`, a trial's latency runs from the process having
  * started (its `spawn` event) to its exit.
@@ -75,7 +75,7 @@ export function createCommandTarget(config: TargetOf<'command'>, ctx: TargetCont
   }
 }
 
-/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+/** Whether stdout, read as text, is a result object that `target.output: json` would have read as one. */
 function looksLikeResultObject(stdout: string): boolean {
   const text = stdout.trim()
   if (!text.startsWith('{') || !text.endsWith('}')) return false

@@ -11,7 +11,7 @@ export type AgentFunction = (input: unknown, evalCase: AgentCaseView) => unknown
 
 /**
  * A function's return value as the trial's reply: a result object (one with
- * an `output` key, SPEC §10) field by field; a string as the output; any
+ * an `output` key) field by field; a string as the output; any
  * other value as its JSON text.
  */
 export function replyOf(value: unknown, label: string): TargetReply {

@@ -2,7 +2,7 @@
  * The `http` target: one JSON request per trial to the agent's own endpoint.
  * `${VAR}` in url, headers and body is expanded once, at creation (a missing
  * variable is a config error before any trial runs); `{{input}}` per trial.
- * `output`, `toolCalls` and `usage` are dot paths into the JSON reply (SPEC §10).
+ * `output`, `toolCalls` and `usage` are dot paths into the JSON reply.
  */
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
@@ -66,7 +66,7 @@ export function trialHttpOptions(
     maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
     signal: request.signal,
     secrets: ctx.secrets,
-    // the trial's trace context (SPEC §12): the agent's server continues it
+    // the trial's trace context: the agent's server continues it
     ...(request.traceparent === undefined ? {} : { headers: { traceparent: request.traceparent } }),
     ...deps
   }

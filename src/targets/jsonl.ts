@@ -6,7 +6,7 @@
  *   request  {"id": "17", "input": <the case input>, "case": {"id", "name", "tags"}}
  *   reply    {"id": "17", "output": "…"}   or   {"id": "17", "error": "…"}
  *
- * A reply may carry the other fields of a result object (SPEC §10) beside
+ * A reply may carry the other fields of a result object beside
  * `id`: toolCalls, usage, metadata, finishReason, latencyMs. Without its own
  * latencyMs, a reply's latency is the time from its request being written to
  * its line arriving — but never from before the worker had started: a worker
@@ -122,7 +122,7 @@ class WorkerPool implements Target {
     const id = String(++this.nextId)
     const { case: c, signal } = request
     const message: Record<string, unknown> = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) }
-    // the worker continues the trial's trace (SPEC §12)
+    // the worker continues the trial's trace
     if (request.traceparent !== undefined) message.traceparent = request.traceparent
     const line = `${JSON.stringify(message)}\n`
     return new Promise<TargetReply>((resolvePromise, rejectPromise) => {

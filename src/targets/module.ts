@@ -1,8 +1,8 @@
 /**
  * The `module` target: a JavaScript module whose default export is the agent,
  * `(input, case) => string | result object | Promise of either`, or a promptfoo
- * `file://` provider (SPEC §11), adapted in the worker. It runs in the
- * sandbox (SPEC §9): worker threads with the target's minimal environment
+ * `file://` provider, adapted in the worker. It runs in the
+ * sandbox: worker threads with the target's minimal environment
  * (plus `target.env`), so it never sees the runner's tokens or the judge's key,
  * and a trial that loops forever fails at `target.timeoutMs` while the run goes on.
  */

@@ -1,10 +1,10 @@
 /**
- * The `provider` target (SPEC §11a): the agent under test is a model behind
+ * The `provider` target: the agent under test is a model behind
  * any provider of the registry — `target: {provider: anthropic:messages:…,
  * config: {…}}` in evalgate.yml, and each provider of a promptfoo config.
  * The input is the prompt (a list of chat messages is sent as the
  * conversation, other JSON as its text); the reply's text, tool calls,
- * usage, model and finish reason are the trial's result (SPEC §10).
+ * usage, model and finish reason are the trial's result.
  */
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, errorMessage, TargetError } from '../errors.js'

@@ -17,7 +17,7 @@ export interface TrialRequest {
    * of every trial's end (the sandbox); targets without it use `signal`.
    */
   onAbort?(listener: () => void): () => void
-  /** the trial's W3C trace context (`00-<trace>-<span>-01`) when tracing is on (SPEC §12) */
+  /** the trial's W3C trace context (`00-<trace>-<span>-01`) when tracing is on */
   traceparent?: string
 }
 

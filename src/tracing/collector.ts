@@ -29,7 +29,7 @@ export const systemClock: Clock = {
 }
 
 export interface CollectorOptions {
-  /** how long no new span of a trial must have arrived before it is graded (SPEC: ~100 ms) */
+  /** how long no new span of a trial must have arrived before it is graded (~100 ms) */
   quietMs?: number
   /** the longest a trial waits for its spans after the reply (tracing.waitMs, default 2,000) */
   waitMs?: number

@@ -32,7 +32,7 @@ export interface Span {
   trial?: string
 }
 
-/** What the spans of a trial tell of the agent, as the §10 result has it. */
+/** What the spans of a trial tell of the agent, in the shape of a result object. */
 export interface AgentFromSpans {
   toolCalls: ToolCall[]
   usage?: Usage

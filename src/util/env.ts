@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js'
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
 
 /**
- * The runner's own credentials and inputs (SPEC §9): never in the environment
+ * The runner's own credentials and inputs: never in the environment
  * of the code under test, never read by `${VAR}`, never named by an
  * `apiKeyEnv` — one list for the sandbox, the child processes' environment,
  * the expander and the credential checks (config/credentials.ts).

@@ -1,5 +1,5 @@
 /**
- * A promptfoo config's tests × prompts × providers as evalgate cases (SPEC §11),
+ * A promptfoo config's tests × prompts × providers as evalgate cases,
  * loaded on first use (see index.ts).
  */
 import { readFileSync } from 'node:fs'

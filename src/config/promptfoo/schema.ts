@@ -1,5 +1,5 @@
 /**
- * The part of promptfoo's config format evalgate reads (SPEC §11), as zod
+ * The part of promptfoo's config format evalgate reads, as zod
  * schemas: what is validated here is what is honoured; keys that would change
  * what is run or graded and that evalgate does not honour are refused by name.
  */
@@ -107,7 +107,7 @@ export const promptfooConfigSchema = z
     writeLatestResults: z.boolean().optional(),
     tags: z.record(z.string(), z.string()).optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
-    /** promptfoo's OTLP receiver (SPEC §12): evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
+    /** promptfoo's OTLP receiver: evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
     tracing: z
       .object({
         enabled: z.boolean().optional(),

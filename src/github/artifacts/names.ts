@@ -33,7 +33,7 @@ export function shardArtifactName(name: string, shard: Shard): string {
   return `${name}-shard-${shard.index}-of-${shard.count}`
 }
 
-/** The artifact a shard job leaves when the record it uploaded as `uploaded` is not the one it computed (SPEC §9). */
+/** The artifact a shard job leaves when the record it uploaded as `uploaded` is not the one it computed. */
 export function unverifiedArtifactName(uploaded: string): string {
   return `${uploaded}-unverified`
 }

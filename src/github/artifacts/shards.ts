@@ -51,7 +51,7 @@ export async function fetchShardRecords(target: DownloadTarget, runId: number, n
   }
   const shards: ShardRecord[] = []
   for (const { shard, artifact } of [...newest.values()].sort((a, b) => a.shard.count - b.shard.count || a.shard.index - b.shard.index)) {
-    // its job found that what it uploaded is not the record it computed (SPEC §9): refused, not merged
+    // its job found that what it uploaded is not the record it computed: refused, not merged
     if (unverified.has(artifact.name))
       throw new RecordError(
         `the shard artifact "${artifact.name}" of run ${runId} is not the one its job computed (the job left "${unverifiedArtifactName(artifact.name)}"): a process on that runner changed it before the upload; re-run that shard job`,

@@ -1,5 +1,5 @@
 /**
- * What is uploaded is what was computed (SPEC §9): the run record is written
+ * What is uploaded is what was computed: the run record is written
  * to a file that the artifact client reads while it uploads, and a process the
  * code under test left behind could rewrite that file in between. So the
  * artifact just uploaded is downloaded again and its run.json compared with

@@ -56,7 +56,7 @@ export interface CaseView {
   /** this run's figures, the number columns' sort keys (null sorts last) */
   score: number | null
   durationMs: number | null
-  /** the target's cost (USD) and latency (ms), SPEC §10; null when the run carries none */
+  /** the target's cost (USD) and latency (ms); null when the run carries none */
   costUsd: number | null
   latencyMs: number | null
   /** the number columns as shown, with the baseline's figure where it reads differently: "0.900 → 0.400", "$0.0004", "—" */

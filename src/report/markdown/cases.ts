@@ -34,7 +34,7 @@ export function failingCases(model: ReportModel, limit: number, hint: string | u
   if (!keys.length) return []
   const currentCases = byKey(current.cases)
   const baselineCases = byKey(baseline?.cases ?? [])
-  // a case regressed as the baseline ran it is shown as it ran then (SPEC §9)
+  // a case regressed as the baseline ran it is shown as it ran then
   const asBaseline = new Set(c.changedRegressed ?? [])
   const cases = keys.flatMap((key) => {
     const k = currentCases.get(key)
@@ -176,7 +176,7 @@ function assertionReason(a: AssertionResult): string {
 const IDS_LISTED = 20
 
 /**
- * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
+ * Why flips of repeated cases counted without the test: "`a`, `b`
  * passed all 3 trials on the baseline and failed all 3 now: with too few
  * trials for the significance test to tell a break from chance whatever
  * happened, they count as regressed, as with one trial." Under the regressed

@@ -97,7 +97,7 @@ export function runIdentity(model: ReportModel): Block[] {
   return sentences.length ? [{ text: sentences.join(' ') }] : []
 }
 
-/** What the gate could have caught at this run's counts (SPEC §4): one line, in small print unless it is coarse. */
+/** What the gate could have caught at this run's counts: one line, in small print unless it is coarse. */
 export function sensitivityLine(model: ReportModel): Block[] {
   const s = model.comparison.sensitivity
   if (!s) return []

@@ -1,5 +1,5 @@
 /**
- * The trend of runs (SPEC §14, `evalgate trend`): one row per run record, in
+ * The trend of runs: one row per run record, in
  * the order given — pass rate, mean judge score, cost and p95 latency — and
  * the four series the markdown and the HTML page draw. Pure.
  */
