@@ -137,7 +137,12 @@ describe('evalgate baseline pull (GitLab)', () => {
     {
       name: 'a record that is not a run record',
       setup: () =>
-        void server.addPipeline({ projectId: 'acme/bot', ref: 'main', sha: sha(1), jobs: [server.job('evals', { 'evalgate-run.json': '{"schemaVersion": 99}' })] }),
+        void server.addPipeline({
+          projectId: 'acme/bot',
+          ref: 'main',
+          sha: sha(1),
+          jobs: [server.job('evals', { 'evalgate-run.json': '{"schemaVersion": 99}' })]
+        }),
       args: [],
       env: {},
       message: 'baseline pull: the baseline of acme/bot could not be read: evalgate-run.json of the latest successful pipeline'

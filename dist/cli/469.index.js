@@ -644,6 +644,8 @@ async function client_artifactClient() {
     return new DefaultArtifactClient();
 }
 
+// EXTERNAL MODULE: ./src/init/templates.ts + 1 modules
+var templates = __webpack_require__(33297);
 // EXTERNAL MODULE: ./src/util/git.ts
 var git = __webpack_require__(13968);
 ;// CONCATENATED MODULE: ./src/baseline/github.ts
@@ -654,6 +656,7 @@ var git = __webpack_require__(13968);
  * repository, its commit on the branch, its record validated), from a laptop.
  * Token: GITHUB_TOKEN, else GH_TOKEN, else `gh auth token`.
  */
+
 
 
 
@@ -724,6 +727,9 @@ async function quietly(work) {
 const githubSource = {
     id: 'github',
     async pull(request) {
+        if (request.job !== undefined)
+            throw new errors/* UsageError */.eb("baseline pull: --job names a GitLab job; on GitHub the baseline is a workflow's: say it with --workflow FILE");
+        const artifactName = await request.artifactName();
         const repository = repositoryOf(request);
         const [owner, repo] = repository.split('/');
         const token = tokenOf(request);
@@ -738,7 +744,7 @@ const githubSource = {
             }
         }
         // a path such as .github/workflows/evalgate.yml names the same workflow as its file name
-        const workflow = external_node_path_default().posix.basename(request.workflow.replaceAll('\\', '/'));
+        const workflow = external_node_path_default().posix.basename((request.workflow ?? templates/* WORKFLOW_FILE */.XC).replaceAll('\\', '/'));
         await checkWorkflow(octokit, owner, repo, workflow);
         const client = await client_artifactClient();
         const lookup = await quietly(() => findBaseline({
@@ -751,7 +757,7 @@ const githubSource = {
             tempDir: request.tempDir,
             workflow,
             branch,
-            artifactName: request.artifactName,
+            artifactName,
             // the newest run, as a pull request opened now would be compared with
             baseSha: null,
             currentRunId: null

@@ -7356,7 +7356,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(13766);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(65121);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -7366,7 +7366,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 13766:
+/***/ 65121:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7882,288 +7882,8 @@ function isMapping(value) {
 
 // EXTERNAL MODULE: ./src/github/artifacts/names.ts
 var names = __nccwpck_require__(67487);
-;// CONCATENATED MODULE: ./src/config/json-schema.ts
-/**
- * The JSON Schema of evalgate.yml (schema/evalgate.schema.json), generated
- * from the zod schema so that the two cannot disagree; `npm run schema`
- * writes it and a test fails when the committed file is stale.
- */
-
-
-/** Where the schema is published: its $id, and what `evalgate init` points editors at. */
-const SCHEMA_URL = 'https://raw.githubusercontent.com/evalgate/evalgate/main/schema/evalgate.schema.json';
-const TARGET_KINDS = (/* unused pure expression or super */ null && (['command', 'http', 'openai', 'module']));
-/** Hover text for the keys users meet first (the README has the rest). */
-const DESCRIPTIONS = {
-    version: 'Config format version: 1.',
-    name: 'Names the run artifact (evalgate-<name>) and the PR comment; default "evals".',
-    dataset: 'Where the cases are: a path, a glob, or a list of them (.yaml, .yml, .json, .jsonl).',
-    cases: 'Cases written inline, instead of or besides `dataset`.',
-    target: 'The agent under test: exactly one of command, http, openai or module.',
-    concurrency: 'Cases in flight at once.',
-    repeat: 'Trials per case; a case passes when its pass fraction reaches repeatPassThreshold.',
-    repeatPassThreshold: 'With repeat > 1: the fraction of trials that must pass (default 0.5).',
-    judge: 'The LLM judge, needed only when some case uses llm-rubric.',
-    gate: 'When the check fails: regressions and drops against the baseline, and absolute floors.',
-    defaults: 'Assertions and tags added to every case.',
-    badge: 'The pass-rate badge: label, colour bands and style.'
-};
-/**
- * The schema of what a user writes (zod's input side: keys with defaults are
- * optional), draft-07 for the widest editor support, with the cross-field
- * rules the zod refinements check written out so editors flag them too.
- */
-function configJsonSchema() {
-    const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
-    const { $schema, ...rest } = generated;
-    const schema = {
-        $schema,
-        $id: SCHEMA_URL,
-        title: 'evalgate.yml',
-        description: 'Configuration of evalgate: the dataset, the target under test, the judge and the gate.',
-        ...rest
-    };
-    for (const [key, description] of Object.entries(DESCRIPTIONS)) {
-        const property = schema.properties?.[key];
-        if (property)
-            property.description = description;
-    }
-    const target = schema.properties?.target;
-    if (target) {
-        // exactly one kind of target
-        target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
-        // set only by reading a promptfoo config, never written in evalgate.yml
-        delete target.properties?.promptfoo;
-    }
-    // the cases: a dataset path, inline cases, or both
-    schema.anyOf = [{ required: ['dataset'] }, { required: ['cases'] }];
-    return schema;
-}
-/** The file's text: stable key order from the zod schema, two-space indent, final newline. */
-function configJsonSchemaText() {
-    return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/init/templates.ts
-/**
- * The files `evalgate init` writes: a config, a small dataset, a deterministic
- * stand-in agent so that `npx evalgate run` passes with no edits, the
- * workflow that gates pull requests and records the baseline on the default
- * branch, and with `--fork-safe` the workflow that comments on fork PRs.
- */
-
-
-const CONFIG_FILE = 'evalgate.yml';
-const DATASET_FILE = 'evals/cases.yaml';
-const AGENT_FILE = 'evals/agent.mjs';
-const WORKFLOW_FILE = '.github/workflows/evalgate.yml';
-const COMMENT_WORKFLOW_FILE = '.github/workflows/evalgate-comment.yml';
-/**
- * One name for the gating workflow everywhere (init, the docs, the comment
- * workflow's `workflow_run` trigger): the comment workflow finds the runs it
- * comments on by this name.
- */
-const WORKFLOW_NAME = 'evalgate';
-/**
- * Where evalgate comes from until a release is tagged: the repository's
- * default branch, which carries the built bundles (dist/ is committed). The
- * docs test holds every install line and `uses:` of the docs to these.
- */
-const ACTION_REF = 'evalgate/evalgate@main';
-const PACKAGE_SPEC = 'github:evalgate/evalgate';
-/** The pull-request events that re-decide the check: the accept label's `labeled`/`unlabeled` among them. */
-const PR_EVENT_TYPES = ['opened', 'synchronize', 'reopened', 'labeled', 'unlabeled'];
-function configTemplate() {
-    return `# yaml-language-server: $schema=${SCHEMA_URL}
-# evalgate runs the dataset against the agent, compares every case with the
-# last run on the default branch and fails the pull request on regressions.
-version: 1
-name: evals                # names the run artifact and the PR comment
-dataset: ${DATASET_FILE}
-
-# The agent under test: exactly one of module, command, http or openai.
-# This starter runs ${AGENT_FILE}, a stand-in that needs no model. Yours might be:
-#   command: ["python", "agent.py"]      # the input on stdin, the answer on stdout
-#   http: { url: "http://localhost:8000/chat", body: { question: "{{input}}" }, output: data.answer }
-#   openai: { model: gpt-4o-mini, system: "You are a helpful support agent." }
-target:
-  module: ${AGENT_FILE}
-  timeoutMs: 30000
-
-concurrency: 8             # cases in flight at once
-repeat: 1                  # trials per case; raise it for a non-deterministic agent
-
-# Needed only when a case uses llm-rubric (any OpenAI-compatible server):
-# judge:
-#   model: gpt-4o-mini
-#   apiKeyEnv: OPENAI_API_KEY
-
-gate:
-  maxRegressions: 0        # cases that pass on the default branch and fail in the PR
-  minPassRate: 0.8         # an absolute floor, checked with or without a baseline:
-                           # the first run, which has none, is gated on it
-  # maxPassRateDrop: 0.02  # two points
-
-defaults:                  # added to every case
-  assert:
-    - type: not-icontains
-      value: as an ai language model
-`;
-}
-function datasetTemplate() {
-    return `# The cases evalgate runs. \`id\` matches a case across runs: keep it when you
-# edit a case. All assertions of a case must pass for the case to pass.
-- id: greeting
-  input: Hello!
-  tags: [chat]
-  assert:
-    - type: icontains
-      value: how can i help
-
-- id: capital-france
-  input: What is the capital of France?
-  tags: [facts]
-  expected: Paris          # shorthand for a \`contains\` assertion
-
-- id: multiply
-  input: What is 6 times 7?
-  tags: [math]
-  assert:
-    - type: numeric
-      value: 42
-
-- id: order-json
-  input: Add 3 apples to my basket and answer in JSON.
-  tags: [json]
-  assert:
-    - type: is-json
-      value: { type: object, required: [item, quantity] }
-    - type: json-subset
-      value: { item: apple, quantity: 3 }
-
-- id: refund-policy
-  input: Can I get a refund?
-  tags: [policy]
-  assert:
-    - type: contains-all
-      value: [refund, 30 days]
-    - type: javascript
-      value: output.length <= 200
-
-# With a \`judge:\` in evalgate.yml, an LLM grades what rules cannot:
-# - id: late-parcel
-#   input: My parcel is late and I am annoyed.
-#   assert:
-#     - type: llm-rubric
-#       value: Apologises and offers a concrete next step, in at most three sentences.
-`;
-}
-function agentTemplate() {
-    return `// A stand-in agent so that \`npx evalgate run\` works right away: deterministic,
-// no model, no network. Point \`target\` in evalgate.yml at your own agent, or
-// make this module call it: evalgate calls the default export with each case's
-// input (and the whole case) and grades the string it returns.
-export default async function agent(input) {
-  const question = String(input).toLowerCase()
-  if (/^(hi|hello|hey)\\b/.test(question)) return 'Hello! How can I help you today?'
-  if (question.includes('capital of france')) return 'The capital of France is Paris.'
-  const product = question.match(/(\\d+) times (\\d+)/)
-  if (product) return \`\${Number(product[1]) * Number(product[2])}\`
-  const order = question.match(/add (\\d+) (\\w+?)s? to my basket/)
-  if (order) return JSON.stringify({ item: order[2], quantity: Number(order[1]) })
-  if (question.includes('refund')) return 'Yes: you can ask for a refund within 30 days of delivery.'
-  return "Sorry, I don't know that yet."
-}
-`;
-}
-/** Branch names that are safe to write unquoted into the workflow. */
-const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
-function workflowTemplate(options = {}) {
-    const branch = options.branch ?? 'main';
-    const comment = options.forkSafe
-        ? `
-          # a fork's run has a read-only token: ${COMMENT_WORKFLOW_FILE} comments for it
-          comment: \${{ github.event.pull_request.head.repo.full_name == github.repository && 'always' || 'never' }}`
-        : '';
-    return `# Gates pull requests on the evals, and records each run on ${branch} as the
-# baseline that later pull requests are compared with.
-name: ${WORKFLOW_NAME}
-
-on:
-  pull_request:
-    # labeled/unlabeled: adding or removing the accept label (evalgate:accept) re-decides the check
-    types: [${PR_EVENT_TYPES.join(', ')}]
-  push:
-    branches: [${branch}]
-  workflow_dispatch:
-
-permissions:
-  contents: read           # check out the code
-  pull-requests: write     # the sticky PR comment
-  actions: read            # find and download the baseline run's artifact
-
-concurrency:
-  group: ${WORKFLOW_NAME}-\${{ github.ref }}
-  cancel-in-progress: \${{ github.event_name == 'pull_request' }}
-
-jobs:
-  evals:
-    runs-on: ubuntu-latest
-    timeout-minutes: 30
-    steps:
-      - uses: actions/checkout@v7
-      - uses: ${ACTION_REF}
-        with:
-          config: ${CONFIG_FILE}${comment}
-        # env:                                     # for a judge or a model-backed target
-        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
-`;
-}
-/**
- * The fork-safe comment workflow: runs in the base repository after
- * the gating workflow completes, with a write token, and reads that run's
- * record as untrusted data; it never checks out or runs the PR's code.
- */
-function commentWorkflowTemplate() {
-    return `# Comments on pull requests from forks, whose own run has a read-only token:
-# runs here, with a write token, once the "${WORKFLOW_NAME}" workflow completes,
-# and reads that run's record as untrusted data. It never checks out or runs
-# the pull request's code.
-name: ${WORKFLOW_NAME} comment
-
-on:
-  workflow_run:
-    workflows: [${WORKFLOW_NAME}]
-    types: [completed]
-
-permissions:
-  contents: read
-  actions: read            # the pull request run's artifact, and the baseline
-  pull-requests: write     # the sticky PR comment
-
-jobs:
-  comment:
-    if: github.event.workflow_run.event == 'pull_request'
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v7   # the default branch: the trusted config
-      - uses: ${ACTION_REF}
-        with:
-          config: ${CONFIG_FILE}
-          mode: comment
-`;
-}
-/** Every file init writes, relative to the target folder, in the order listed to the user. */
-function initFiles(options = {}) {
-    return [
-        { path: CONFIG_FILE, content: configTemplate() },
-        { path: DATASET_FILE, content: datasetTemplate() },
-        { path: AGENT_FILE, content: agentTemplate() },
-        { path: WORKFLOW_FILE, content: workflowTemplate(options) },
-        ...(options.forkSafe ? [{ path: COMMENT_WORKFLOW_FILE, content: commentWorkflowTemplate() }] : [])
-    ];
-}
-
+// EXTERNAL MODULE: ./src/init/templates.ts + 1 modules
+var templates = __nccwpck_require__(33297);
 // EXTERNAL MODULE: ./src/util/dirs.ts
 var dirs = __nccwpck_require__(36210);
 // EXTERNAL MODULE: ./src/util/git.ts
@@ -8310,15 +8030,28 @@ function* jsonPieces(value, indent, depth) {
 ;// CONCATENATED MODULE: ./src/baseline/sources.ts
 /** Each source, loaded only when used: the GitHub clients are the largest part of the CLI's bundle. */
 const SOURCES = {
-    github: async () => (await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(469)]).then(__nccwpck_require__.bind(__nccwpck_require__, 96469))).githubSource
+    github: async () => (await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(469)]).then(__nccwpck_require__.bind(__nccwpck_require__, 96469))).githubSource,
+    gitlab: async () => (await __nccwpck_require__.e(/* import() */ 364).then(__nccwpck_require__.bind(__nccwpck_require__, 56364))).gitlabSource
 };
-/** The source a remote URL points at: its host names the forge (a GitHub Enterprise host is said with --from github). */
-function sourceOfRemote(url) {
+function sources_hostOf(url) {
     if (!url)
         return undefined;
-    const host = /^(?:[a-z+]+:\/\/)?(?:[^@/]+@)?([^/:]+)/i.exec(url.trim())?.[1]?.toLowerCase();
+    return /^(?:[a-z+]+:\/\/)?(?:[^@/]+@)?([^/:]+)/i.exec(url.trim())?.[1]?.toLowerCase();
+}
+/**
+ * The source a remote URL points at: its host names the forge — github.com;
+ * gitlab.com, a gitlab.* host, or the GitLab server the environment names
+ * (CI_SERVER_URL, GITLAB_HOST). A GitHub Enterprise host is said with --from github.
+ */
+function sourceOfRemote(url, env = {}) {
+    const host = sources_hostOf(url);
+    if (!host)
+        return undefined;
     if (host === 'github.com' || host === 'ssh.github.com')
         return 'github';
+    const named = [env.CI_SERVER_URL, env.GITLAB_HOST].map((u) => sources_hostOf(u?.replace(/^(?![a-z+]+:\/\/)/i, 'https://')));
+    if (host === 'gitlab.com' || host.startsWith('gitlab.') || named.includes(host))
+        return 'gitlab';
     return undefined;
 }
 
@@ -8343,10 +8076,11 @@ function sourceOfRemote(url) {
 
 
 
-const BASELINE_USAGE = `  baseline pull [-c evalgate.yml] [--workflow ${external_node_path_default().posix.basename(WORKFLOW_FILE)}] [--out baseline.json]
-      [--branch NAME] [--repo OWNER/NAME] [--from github] [--artifact-name NAME]
-                          download the default branch's latest baseline record of that workflow,
-                          for a local run --baseline (GitHub: GITHUB_TOKEN, GH_TOKEN or gh auth token)`;
+const BASELINE_USAGE = `  baseline pull [-c evalgate.yml] [--workflow ${external_node_path_default().posix.basename(templates/* WORKFLOW_FILE */.XC)}] [--out baseline.json]
+      [--branch NAME] [--repo OWNER/NAME] [--from github|gitlab] [--artifact-name NAME] [--job NAME]
+                          download the default branch's latest baseline record of that workflow
+                          (GitLab: of that job, default evals), for a local run --baseline
+                          (GitHub: GITHUB_TOKEN, GH_TOKEN or gh auth token; GitLab: GITLAB_TOKEN)`;
 const DEFAULT_CONFIG = 'evalgate.yml';
 const DEFAULT_OUT = 'baseline.json';
 function command_parse(args) {
@@ -8363,6 +8097,7 @@ function command_parse(args) {
                 repo: { type: 'string' },
                 from: { type: 'string' },
                 'artifact-name': { type: 'string' },
+                job: { type: 'string' },
                 help: { type: 'boolean', short: 'h', default: false }
             }
         });
@@ -8392,7 +8127,8 @@ function sourceIdOf(from, io, cwd) {
         return from;
     }
     const remote = (0,util_git/* originUrl */.sH)(cwd, io.env);
-    const detected = sourceOfRemote(remote) ?? (io.env.GITHUB_REPOSITORY || io.env.GITHUB_API_URL ? 'github' : undefined);
+    const detected = sourceOfRemote(remote, io.env) ??
+        (io.env.GITHUB_REPOSITORY || io.env.GITHUB_API_URL ? 'github' : io.env.GITLAB_CI || io.env.CI_SERVER_URL ? 'gitlab' : undefined);
     if (!detected)
         throw new errors/* UsageError */.eb(`baseline pull: which forge? ${remote ? `the remote origin (${remote}) is on none evalgate knows` : `${cwd} has no git remote "origin"`}; say it with --from ${Object.keys(SOURCES).join(' | ')}`);
     return detected;
@@ -8414,7 +8150,6 @@ async function baselineCommand(args, io) {
         throw new errors/* UsageError */.eb(`baseline pull takes no ${positionals.join(' ')}\n\n${BASELINE_USAGE}`);
     const cwd = io.cwd ?? process.cwd();
     const out = external_node_path_default().resolve(cwd, values.out ?? DEFAULT_OUT);
-    const artifactName = await artifactNameOf(values['artifact-name'], values.config, cwd);
     const source = await SOURCES[sourceIdOf(values.from, io, cwd)]();
     await (0,dirs/* makeDir */.g)(external_node_path_default().dirname(out));
     const tempDir = await (0,promises_.mkdtemp)(external_node_path_default().join((0,external_node_os_.tmpdir)(), 'evalgate-baseline-'));
@@ -8424,8 +8159,10 @@ async function baselineCommand(args, io) {
             cwd,
             repo: values.repo,
             branch: values.branch,
-            workflow: values.workflow ?? WORKFLOW_FILE,
-            artifactName,
+            workflow: values.workflow,
+            job: values.job,
+            artifactName: () => artifactNameOf(values['artifact-name'], values.config, cwd),
+            artifactNamed: values['artifact-name'] !== undefined,
             tempDir
         });
         for (const notice of pulled.notices)
@@ -21243,384 +20980,18 @@ function datasetSharer(cases) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/gitlab/client.ts
-/**
- * The GitLab REST API (v4), as `evalgate gitlab` uses it: one small client
- * over fetch — the token in `PRIVATE-TOKEN` (a personal, project or group
- * access token) or `JOB-TOKEN` (the job's own CI_JOB_TOKEN), pagination by
- * `X-Next-Page` (else the `Link` header's rel="next"), a deadline on every
- * request, a retry of 5xx and dropped connections, and redirects (artifacts
- * live in object storage) followed by hand so the token is never sent on.
- * Every failure is a GitLabError with the status (0: no answer).
- */
-
-class GitLabError extends Error {
-    status;
-    path;
-    constructor(message, 
-    /** the HTTP status; 0 when the server did not answer (unreachable, timed out) */
-    status, path) {
-        super(message);
-        this.status = status;
-        this.path = path;
-        this.name = 'GitLabError';
-    }
-}
-/** Redirects followed before giving up (object storage redirects once). */
-const MAX_REDIRECTS = 5;
-function client_describe(status, body) {
-    let message = body.trim().slice(0, 300);
-    try {
-        const parsed = JSON.parse(body);
-        const m = parsed.message ?? parsed.error;
-        if (m !== undefined)
-            message = typeof m === 'string' ? m : JSON.stringify(m);
-    }
-    catch {
-        // not JSON: the text itself
-    }
-    return `HTTP ${status}${message ? `: ${message}` : ''}`;
-}
-class GitLabClient {
-    apiUrl;
-    token;
-    fetchImpl;
-    timeoutMs;
-    retries;
-    backoffMs;
-    constructor(options) {
-        this.apiUrl = options.apiUrl.replace(/\/+$/, '');
-        this.token = options.token;
-        this.fetchImpl = options.fetch ?? fetch;
-        this.timeoutMs = options.timeoutMs ?? 60_000;
-        this.retries = options.retries ?? 2;
-        this.backoffMs = options.backoffMs ?? ((n) => 1000 * n);
-    }
-    /** Whether the token can do what only a personal, project or group token can (post notes, list jobs, read files). */
-    get canWrite() {
-        return this.token?.header === 'PRIVATE-TOKEN';
-    }
-    url(path) {
-        return `${this.apiUrl}${path}`;
-    }
-    /**
-     * One request, redirects followed without the token, 5xx and dropped
-     * connections retried; the final response, whatever its status.
-     */
-    async send(method, path, body) {
-        for (let attempt = 0;; attempt++) {
-            let response;
-            try {
-                response = await this.once(method, path, body);
-            }
-            catch (err) {
-                if (err instanceof GitLabError || attempt >= this.retries) {
-                    // fetch says only 'fetch failed': the refused connection, the unknown host is in its cause
-                    const why = err instanceof GitLabError ? err.message : (0,http/* describeNetworkError */.gl)(err).message;
-                    throw new GitLabError(`${method} ${path}: ${why}`, 0, path);
-                }
-                await sleep(this.backoffMs(attempt + 1));
-                continue;
-            }
-            if (response.status >= 500 && attempt < this.retries) {
-                await response.body?.cancel();
-                await sleep(this.backoffMs(attempt + 1));
-                continue;
-            }
-            return response;
-        }
-    }
-    async once(method, path, body) {
-        const signal = AbortSignal.timeout(this.timeoutMs);
-        const headers = { accept: 'application/json' };
-        if (this.token)
-            headers[this.token.header] = this.token.value;
-        if (body !== undefined)
-            headers['content-type'] = 'application/json';
-        let response;
-        try {
-            response = await this.fetchImpl(this.url(path), {
-                method,
-                headers,
-                body: body === undefined ? undefined : JSON.stringify(body),
-                redirect: 'manual',
-                signal
-            });
-        }
-        catch (err) {
-            if (signal.aborted)
-                throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s`, 0, path);
-            throw err;
-        }
-        // object storage: followed without the token (a signed URL carries its own authority)
-        let location = this.url(path);
-        for (let hops = 0; response.status >= 300 && response.status < 400 && response.headers.get('location'); hops++) {
-            if (hops >= MAX_REDIRECTS)
-                throw new GitLabError(`more than ${MAX_REDIRECTS} redirects`, response.status, path);
-            location = new URL(response.headers.get('location'), location).href;
-            await response.body?.cancel();
-            try {
-                response = await this.fetchImpl(location, { method: 'GET', redirect: 'manual', signal });
-            }
-            catch (err) {
-                if (signal.aborted)
-                    throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s (from the redirect to ${new URL(location).host})`, 0, path);
-                throw err;
-            }
-        }
-        return response;
-    }
-    /** The body as text of a 2xx answer; anything else throws with the status and GitLab's message. */
-    async text(path) {
-        const response = await this.send('GET', path);
-        const text = await response.text();
-        if (!response.ok)
-            throw new GitLabError(`GET ${path}: ${client_describe(response.status, text)}`, response.status, path);
-        return text;
-    }
-    async json(method, path, body) {
-        const response = await this.send(method, path, body);
-        const text = await response.text();
-        if (!response.ok)
-            throw new GitLabError(`${method} ${path}: ${client_describe(response.status, text)}`, response.status, path);
-        try {
-            return JSON.parse(text);
-        }
-        catch {
-            throw new GitLabError(`${method} ${path}: the answer is not JSON`, response.status, path);
-        }
-    }
-    /**
-     * Every page of a list, in order: `per_page=100`, the next page from
-     * `X-Next-Page` (GitLab's offset pagination) or the `Link` header's next
-     * (keyset pagination, and what proxies keep), at most `maxPages`.
-     */
-    async *pages(path, maxPages = 100) {
-        let next = `${path}${path.includes('?') ? '&' : '?'}per_page=100`;
-        for (let page = 0; next && page < maxPages; page++) {
-            const current = next;
-            const response = await this.send('GET', current);
-            const text = await response.text();
-            if (!response.ok)
-                throw new GitLabError(`GET ${current}: ${client_describe(response.status, text)}`, response.status, current);
-            let items;
-            try {
-                items = JSON.parse(text);
-            }
-            catch {
-                throw new GitLabError(`GET ${current}: the answer is not JSON`, response.status, current);
-            }
-            if (!Array.isArray(items))
-                throw new GitLabError(`GET ${current}: expected a list`, response.status, current);
-            yield items;
-            next = nextPage(current, response.headers, this.apiUrl);
-        }
-    }
-}
-/** The path of the next page, or null on the last one. */
-function nextPage(current, headers, apiUrl) {
-    const xNext = headers.get('x-next-page');
-    if (xNext !== null) {
-        if (!/^\d+$/.test(xNext.trim()))
-            return null;
-        const url = new URL(current, 'http://x');
-        url.searchParams.set('page', xNext.trim());
-        return `${url.pathname}${url.search}`;
-    }
-    const link = headers.get('link');
-    const next = link
-        ?.split(',')
-        .map((part) => /<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim()))
-        .find((m) => m)?.[1];
-    if (!next)
-        return null;
-    // a path relative to the API root, whatever host the Link names (the token is never sent elsewhere)
-    const url = new URL(next, apiUrl);
-    const base = new URL(apiUrl);
-    const path = url.pathname.startsWith(base.pathname) ? url.pathname.slice(base.pathname.replace(/\/+$/, '').length) : url.pathname;
-    return `${path}${url.search}`;
-}
-function sleep(ms) {
-    return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
-}
-/** A project id (numeric, or a path) as a URL segment. */
-function projectSegment(id) {
-    return encodeURIComponent(id);
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/baseline.ts
-
-
-
-/** The record's file in the job's artifacts. */
-const RECORD_FILE = 'evalgate-run.json';
-class LookupFailure extends Error {
-}
-/** A GitLab failure of a lookup step, or null for a 404 (nothing there). */
-function failure(err, what) {
-    if (err instanceof GitLabError && err.status === 404)
-        return null;
-    const hint = err instanceof GitLabError && (err.status === 401 || err.status === 403) ? ' (is the token valid, with read_api scope, and may it read this project?)' : '';
-    return new LookupFailure(`${what}: ${(0,errors/* errorMessage */.gJ)(err)}${hint}`);
-}
-async function readRecord(client, path, what, read) {
-    let text;
-    try {
-        text = await client.text(path);
-    }
-    catch (err) {
-        const failed = failure(err, `cannot download ${what}`);
-        if (failed)
-            throw failed;
-        return null;
-    }
-    try {
-        return (0,config_record/* parseRunRecord */.Yz)(text, what, read);
-    }
-    catch (err) {
-        throw new LookupFailure(`${what} could not be read: ${(0,errors/* errorMessage */.gJ)(err)}`);
-    }
-}
-/** Does a tag share the branch's name? Only an answer that it exists stops the lookup. */
-async function tagShadowsBranch(client, project, branch) {
-    const response = await client.send('GET', `/projects/${project}/repository/tags/${encodeURIComponent(branch)}`).catch(() => null);
-    await response?.body?.cancel();
-    return response?.status === 200;
-}
-async function findGitLabBaseline(client, query) {
-    const notices = [];
-    const project = projectSegment(query.projectId);
-    const { branch, jobName } = query;
-    const where = `job "${jobName}" on ${branch} of project ${query.projectId}`;
-    try {
-        if (await tagShadowsBranch(client, project, branch))
-            throw new LookupFailure(`the project has a tag named "${branch}", so its artifacts "on ${branch}" cannot be told from the tag's; delete the tag (git push origin :refs/tags/${branch})`);
-        const byRef = `/projects/${project}/jobs/artifacts/${encodeURIComponent(branch)}/raw/${RECORD_FILE}?job=${encodeURIComponent(jobName)}`;
-        const latest = await readRecord(client, byRef, `${RECORD_FILE} of the latest successful pipeline's ${where}`, query.read);
-        if (latest)
-            return { status: 'found', record: latest, jobId: latest.git.runId, notices };
-        // the latest successful pipeline lacks the job (or its artifact): the newest successful job of that name
-        if (!client.canWrite) {
-            const reason = `the latest successful pipeline of ${branch} has no ${RECORD_FILE} from ${where} (evalgate looks at older jobs with a token in EVALGATE_GITLAB_TOKEN)`;
-            return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
-        }
-        let looked = 0;
-        const maxJobs = query.maxJobs ?? 200;
-        try {
-            for await (const page of client.pages(`/projects/${project}/jobs?scope[]=success`, Math.ceil(maxJobs / 100))) {
-                for (const job of page) {
-                    if (++looked > maxJobs)
-                        break;
-                    if (job.name !== jobName || job.ref !== branch || job.tag || job.status !== 'success')
-                        continue;
-                    if (job.artifacts && !job.artifacts.some((a) => a.file_type === 'archive'))
-                        continue;
-                    const record = await readRecord(client, `/projects/${project}/jobs/${job.id}/artifacts/${RECORD_FILE}`, `${RECORD_FILE} of job ${job.id}`, query.read);
-                    if (record)
-                        return { status: 'found', record, jobId: String(job.id), notices };
-                    notices.push(`baseline: job ${job.id} (${jobName} on ${branch}) has no ${RECORD_FILE} in its artifacts (expired?); looking at older jobs`);
-                }
-            }
-        }
-        catch (err) {
-            if (err instanceof LookupFailure)
-                throw err;
-            throw (failure(err, `cannot list the jobs of project ${query.projectId}`) ?? new LookupFailure(`cannot list the jobs of project ${query.projectId}: not found`));
-        }
-        const reason = `no successful ${where} among the newest ${Math.min(looked, maxJobs)} successful jobs has ${RECORD_FILE} in its artifacts`;
-        return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
-    }
-    catch (err) {
-        if (err instanceof LookupFailure)
-            return { status: 'error', reason: err.message, notices };
-        throw err;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/gitlab/context.ts
-/**
- * What a GitLab CI job knows about itself, from GitLab's predefined
- * variables, read once when `evalgate gitlab` starts.
- */
-
-
-function value(env, name) {
-    const v = env[name];
-    return v === undefined || v.trim() === '' ? null : v.trim();
-}
-/**
- * The token: EVALGATE_GITLAB_TOKEN, else GITLAB_TOKEN, sent as PRIVATE-TOKEN
- * (posting notes needs the `api` scope); without one, CI_JOB_TOKEN as
- * JOB-TOKEN, which reads artifacts only.
- */
-function tokenFrom(env) {
-    for (const from of ['EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN']) {
-        const v = value(env, from);
-        if (v)
-            return { header: 'PRIVATE-TOKEN', value: v, from };
-    }
-    const job = value(env, 'CI_JOB_TOKEN');
-    return job ? { header: 'JOB-TOKEN', value: job, from: 'CI_JOB_TOKEN' } : null;
-}
-function node(env) {
-    const index = Number(value(env, 'CI_NODE_INDEX'));
-    const count = Number(value(env, 'CI_NODE_TOTAL'));
-    if (!Number.isInteger(count) || count <= 1)
-        return null;
-    if (!Number.isInteger(index) || index < 1 || index > count)
-        throw new errors/* UsageError */.eb(`CI_NODE_INDEX "${env.CI_NODE_INDEX ?? ''}" is not a slice of CI_NODE_TOTAL ${count} (1 to ${count})`);
-    return { index, count };
-}
-function readGitLabContext(env, cwd = process.cwd()) {
-    const apiUrl = value(env, 'CI_API_V4_URL');
-    const projectId = value(env, 'CI_PROJECT_ID');
-    const jobName = value(env, 'CI_JOB_NAME');
-    if (env.GITLAB_CI !== 'true' || !apiUrl || !projectId || !jobName)
-        throw new errors/* UsageError */.eb('evalgate gitlab runs inside a GitLab CI job: GITLAB_CI, CI_API_V4_URL, CI_PROJECT_ID and CI_JOB_NAME are not all set (locally, use evalgate run)');
-    const iid = value(env, 'CI_MERGE_REQUEST_IID');
-    const mrProject = value(env, 'CI_MERGE_REQUEST_PROJECT_ID');
-    const sourceProject = value(env, 'CI_MERGE_REQUEST_SOURCE_PROJECT_ID') ?? mrProject;
-    const mergeRequest = iid && mrProject
-        ? {
-            iid,
-            projectId: mrProject,
-            sourceProjectId: sourceProject,
-            fork: sourceProject !== mrProject,
-            diffBaseSha: value(env, 'CI_MERGE_REQUEST_DIFF_BASE_SHA'),
-            targetBranch: value(env, 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME'),
-            labels: (value(env, 'CI_MERGE_REQUEST_LABELS') ?? '')
-                .split(',')
-                .map((l) => l.trim())
-                .filter(Boolean)
-        }
-        : null;
-    return {
-        apiUrl,
-        serverUrl: value(env, 'CI_SERVER_URL') ?? new URL(apiUrl).origin,
-        projectId,
-        projectPath: value(env, 'CI_PROJECT_PATH') ?? projectId,
-        jobName,
-        jobId: value(env, 'CI_JOB_ID'),
-        jobUrl: value(env, 'CI_JOB_URL'),
-        pipelineId: value(env, 'CI_PIPELINE_ID'),
-        pipelineUrl: value(env, 'CI_PIPELINE_URL'),
-        sha: value(env, 'CI_COMMIT_SHA'),
-        ref: value(env, 'CI_COMMIT_REF_NAME'),
-        branch: value(env, 'CI_COMMIT_BRANCH'),
-        defaultBranch: value(env, 'CI_DEFAULT_BRANCH'),
-        mergeRequest,
-        node: node(env),
-        projectDir: external_node_path_default().resolve(value(env, 'CI_PROJECT_DIR') ?? cwd),
-        token: tokenFrom(env)
-    };
-}
-
+// EXTERNAL MODULE: ./src/gitlab/baseline.ts
+var gitlab_baseline = __nccwpck_require__(21876);
+// EXTERNAL MODULE: ./src/gitlab/client.ts
+var gitlab_client = __nccwpck_require__(70696);
+// EXTERNAL MODULE: ./src/gitlab/context.ts
+var gitlab_context = __nccwpck_require__(42980);
 ;// CONCATENATED MODULE: ./src/gitlab/host.ts
 
 
 /** `projectId`: the project changes are gated in (a merge request's target); `branch`: its default branch, null when it could not be told. */
 function gitLabHost(client, projectId, branch) {
-    const project = `/projects/${projectSegment(projectId)}`;
+    const project = `/projects/${(0,gitlab_client/* projectSegment */.$W)(projectId)}`;
     return {
         words: { change: 'merge request', base: 'diff base' },
         async fileAt(file, sha) {
@@ -21628,7 +20999,7 @@ function gitLabHost(client, projectId, branch) {
                 return await client.text(`${project}/repository/files/${encodeURIComponent(file)}/raw?ref=${encodeURIComponent(sha)}`);
             }
             catch (err) {
-                if (err instanceof GitLabError && err.status === 404)
+                if (err instanceof gitlab_client/* GitLabError */.YZ && err.status === 404)
                     return null;
                 throw err;
             }
@@ -21651,7 +21022,7 @@ function gitLabHost(client, projectId, branch) {
                     problem: `cannot tell the default branch of project ${projectId}, where the baseline is`,
                     notices: []
                 };
-            const found = await findGitLabBaseline(client, { projectId, branch, jobName, read });
+            const found = await (0,gitlab_baseline/* findGitLabBaseline */.S1)(client, { projectId, branch, jobName, read });
             if (found.status === 'found')
                 return { record: found.record, id: found.jobId, status: 'found', problem: null, notices: found.notices };
             return { record: null, id: null, status: found.status, problem: found.status === 'error' ? found.reason : null, notices: found.notices };
@@ -21672,7 +21043,7 @@ function gitLabHost(client, projectId, branch) {
 
 /** Our note among the merge request's, or null. */
 async function findNote(client, target, userId) {
-    const path = `/projects/${projectSegment(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes?sort=asc&order_by=created_at`;
+    const path = `/projects/${(0,gitlab_client/* projectSegment */.$W)(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes?sort=asc&order_by=created_at`;
     for await (const page of client.pages(path)) {
         const found = page.find((n) => !n.system && n.author?.id === userId && readHeader(n.body ?? '', target.marker) !== null);
         if (found)
@@ -21687,7 +21058,7 @@ async function findNote(client, target, userId) {
  * changes the verdict).
  */
 async function upsertNote(client, target, body) {
-    const notes = `/projects/${projectSegment(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes`;
+    const notes = `/projects/${(0,gitlab_client/* projectSegment */.$W)(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes`;
     try {
         const me = await client.json('GET', '/user');
         const existing = await findNote(client, target, me.id);
@@ -21699,7 +21070,7 @@ async function upsertNote(client, target, body) {
         return { action: 'created', id: created.id, notice: null };
     }
     catch (err) {
-        if (err instanceof GitLabError && (err.status === 403 || err.status === 404))
+        if (err instanceof gitlab_client/* GitLabError */.YZ && (err.status === 403 || err.status === 404))
             return { action: 'skipped', id: null, notice: `note skipped: the token cannot write to this merge request (${(0,errors/* errorMessage */.gJ)(err)})` };
         throw err;
     }
@@ -21739,7 +21110,7 @@ async function upsertNote(client, target, body) {
 
 
 
-const GITLAB_USAGE = `  gitlab [-c evalgate.yml] [--junit ${'evalgate-junit.xml'}] [--out ${RECORD_FILE}] [--report evalgate-report.md]
+const GITLAB_USAGE = `  gitlab [-c evalgate.yml] [--junit ${'evalgate-junit.xml'}] [--out ${gitlab_baseline/* RECORD_FILE */.lt}] [--report evalgate-report.md]
       [--merge SHARD.json…] [--baseline-job NAME] [--accept-label LABEL] [--quiet]
                           inside a GitLab CI job: run (in a parallel: N job, its slice; with --merge, join the
                           slices), compare with the default branch's baseline, one sticky merge-request note,
@@ -21807,9 +21178,9 @@ async function baseConfig(ctx, client, host, configFile, notices) {
 async function defaultBranchOf(ctx, client, projectId, notices) {
     if (client && (projectId !== ctx.projectId || !ctx.defaultBranch)) {
         try {
-            const project = await client.json('GET', `/projects/${projectSegment(projectId)}`);
-            if (project.default_branch)
-                return project.default_branch;
+            const branch = await (0,gitlab_baseline/* projectDefaultBranch */.Jf)(client, projectId);
+            if (branch)
+                return branch;
         }
         catch (err) {
             if (ctx.defaultBranch)
@@ -21854,16 +21225,16 @@ async function gitlabCommand(args, io, settings = {}) {
         io.stdout.write(`${GITLAB_USAGE}\n`);
         return 0;
     }
-    const ctx = readGitLabContext(io.env);
+    const ctx = (0,gitlab_context/* readGitLabContext */.r)(io.env);
     const configFile = values.config ?? 'evalgate.yml';
     const junit = values.junit ?? DEFAULT_JUNIT;
-    const out = values.out ?? RECORD_FILE;
+    const out = values.out ?? gitlab_baseline/* RECORD_FILE */.lt;
     const report = values.report ?? DEFAULT_REPORT;
     if (values.merge && positionals.length === 0)
         throw new errors/* UsageError */.eb(`--merge takes the shard records: --merge evalgate-shard-*.json\n\n${GITLAB_USAGE}`);
     if (!values.merge && positionals.length)
         throw new errors/* UsageError */.eb(`unexpected ${positionals.join(' ')} (shard records go after --merge)\n\n${GITLAB_USAGE}`);
-    const client = ctx.token ? new GitLabClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...settings }) : null;
+    const client = ctx.token ? new gitlab_client/* GitLabClient */.zZ({ apiUrl: ctx.apiUrl, token: ctx.token, ...settings }) : null;
     const mr = ctx.mergeRequest;
     const targetProject = mr?.projectId ?? ctx.projectId;
     // the run is the pipeline: the slices of a parallel job are of one
@@ -22023,9 +21394,9 @@ async function gitlabCommand(args, io, settings = {}) {
 /** Write the starter files into dir; returns the paths written, relative to dir. */
 async function initProject(dir, options = {}) {
     const branch = options.branch ?? 'main';
-    if (!BRANCH_PATTERN.test(branch))
+    if (!templates/* BRANCH_PATTERN */.Gw.test(branch))
         throw new errors/* UsageError */.eb(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`);
-    const files = initFiles({ branch, forkSafe: options.forkSafe });
+    const files = (0,templates/* initFiles */.u$)({ branch, forkSafe: options.forkSafe });
     const existing = files.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(dir, f.path))).map((f) => f.path);
     if (existing.length > 0) {
         throw new errors/* UsageError */.eb(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`);
@@ -26005,6 +25376,720 @@ function shardOfArtifactName(candidate, name) {
         return null;
     const shard = { index: Number(m[1]), count: Number(m[2]) };
     return shard.index >= 1 && shard.index <= shard.count ? shard : null;
+}
+
+
+/***/ }),
+
+/***/ 21876:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jf: () => (/* binding */ projectDefaultBranch),
+/* harmony export */   S1: () => (/* binding */ findGitLabBaseline),
+/* harmony export */   lt: () => (/* binding */ RECORD_FILE)
+/* harmony export */ });
+/* harmony import */ var _config_record_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(87763);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(83916);
+/* harmony import */ var _client_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(70696);
+
+
+
+/** The record's file in the job's artifacts. */
+const RECORD_FILE = 'evalgate-run.json';
+class LookupFailure extends Error {
+}
+/** A GitLab failure of a lookup step, or null for a 404 (nothing there). */
+function failure(err, what) {
+    if (err instanceof _client_js__WEBPACK_IMPORTED_MODULE_2__/* .GitLabError */ .YZ && err.status === 404)
+        return null;
+    const hint = err instanceof _client_js__WEBPACK_IMPORTED_MODULE_2__/* .GitLabError */ .YZ && (err.status === 401 || err.status === 403) ? ' (is the token valid, with read_api scope, and may it read this project?)' : '';
+    return new LookupFailure(`${what}: ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(err)}${hint}`);
+}
+async function readRecord(client, path, what, read) {
+    let text;
+    try {
+        text = await client.text(path);
+    }
+    catch (err) {
+        const failed = failure(err, `cannot download ${what}`);
+        if (failed)
+            throw failed;
+        return null;
+    }
+    try {
+        return (0,_config_record_js__WEBPACK_IMPORTED_MODULE_0__/* .parseRunRecord */ .Yz)(text, what, read);
+    }
+    catch (err) {
+        throw new LookupFailure(`${what} could not be read: ${(0,_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errorMessage */ .gJ)(err)}`);
+    }
+}
+/** Does a tag share the branch's name? Only an answer that it exists stops the lookup. */
+async function tagShadowsBranch(client, project, branch) {
+    const response = await client.send('GET', `/projects/${project}/repository/tags/${encodeURIComponent(branch)}`).catch(() => null);
+    await response?.body?.cancel();
+    return response?.status === 200;
+}
+/** A project's default branch, as GitLab names it; a GitLabError when the project cannot be read, null when it has none (an empty project). */
+async function projectDefaultBranch(client, projectId) {
+    const project = await client.json('GET', `/projects/${(0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .projectSegment */ .$W)(projectId)}`);
+    return project.default_branch || null;
+}
+async function findGitLabBaseline(client, query) {
+    const notices = [];
+    const project = (0,_client_js__WEBPACK_IMPORTED_MODULE_2__/* .projectSegment */ .$W)(query.projectId);
+    const { branch, jobName } = query;
+    const where = `job "${jobName}" on ${branch} of project ${query.projectId}`;
+    try {
+        if (await tagShadowsBranch(client, project, branch))
+            throw new LookupFailure(`the project has a tag named "${branch}", so its artifacts "on ${branch}" cannot be told from the tag's; delete the tag (git push origin :refs/tags/${branch})`);
+        const byRef = `/projects/${project}/jobs/artifacts/${encodeURIComponent(branch)}/raw/${RECORD_FILE}?job=${encodeURIComponent(jobName)}`;
+        const latest = await readRecord(client, byRef, `${RECORD_FILE} of the latest successful pipeline's ${where}`, query.read);
+        if (latest)
+            return { status: 'found', record: latest, jobId: latest.git.runId, notices };
+        // the latest successful pipeline lacks the job (or its artifact): the newest successful job of that name
+        if (!client.canWrite) {
+            const reason = `the latest successful pipeline of ${branch} has no ${RECORD_FILE} from ${where} (evalgate looks at older jobs with a token in EVALGATE_GITLAB_TOKEN)`;
+            return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
+        }
+        let looked = 0;
+        const maxJobs = query.maxJobs ?? 200;
+        try {
+            for await (const page of client.pages(`/projects/${project}/jobs?scope[]=success`, Math.ceil(maxJobs / 100))) {
+                for (const job of page) {
+                    if (++looked > maxJobs)
+                        break;
+                    if (job.name !== jobName || job.ref !== branch || job.tag || job.status !== 'success')
+                        continue;
+                    if (job.artifacts && !job.artifacts.some((a) => a.file_type === 'archive'))
+                        continue;
+                    const record = await readRecord(client, `/projects/${project}/jobs/${job.id}/artifacts/${RECORD_FILE}`, `${RECORD_FILE} of job ${job.id}`, query.read);
+                    if (record)
+                        return { status: 'found', record, jobId: String(job.id), notices };
+                    notices.push(`baseline: job ${job.id} (${jobName} on ${branch}) has no ${RECORD_FILE} in its artifacts (expired?); looking at older jobs`);
+                }
+            }
+        }
+        catch (err) {
+            if (err instanceof LookupFailure)
+                throw err;
+            throw (failure(err, `cannot list the jobs of project ${query.projectId}`) ?? new LookupFailure(`cannot list the jobs of project ${query.projectId}: not found`));
+        }
+        const reason = `no successful ${where} among the newest ${Math.min(looked, maxJobs)} successful jobs has ${RECORD_FILE} in its artifacts`;
+        return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
+    }
+    catch (err) {
+        if (err instanceof LookupFailure)
+            return { status: 'error', reason: err.message, notices };
+        throw err;
+    }
+}
+
+
+/***/ }),
+
+/***/ 70696:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $W: () => (/* binding */ projectSegment),
+/* harmony export */   YZ: () => (/* binding */ GitLabError),
+/* harmony export */   zZ: () => (/* binding */ GitLabClient)
+/* harmony export */ });
+/* unused harmony export nextPage */
+/* harmony import */ var _llm_http_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(27004);
+/**
+ * The GitLab REST API (v4), as `evalgate gitlab` uses it: one small client
+ * over fetch — the token in `PRIVATE-TOKEN` (a personal, project or group
+ * access token) or `JOB-TOKEN` (the job's own CI_JOB_TOKEN), pagination by
+ * `X-Next-Page` (else the `Link` header's rel="next"), a deadline on every
+ * request, a retry of 5xx and dropped connections, and redirects (artifacts
+ * live in object storage) followed by hand so the token is never sent on.
+ * Every failure is a GitLabError with the status (0: no answer).
+ */
+
+class GitLabError extends Error {
+    status;
+    path;
+    constructor(message, 
+    /** the HTTP status; 0 when the server did not answer (unreachable, timed out) */
+    status, path) {
+        super(message);
+        this.status = status;
+        this.path = path;
+        this.name = 'GitLabError';
+    }
+}
+/** Redirects followed before giving up (object storage redirects once). */
+const MAX_REDIRECTS = 5;
+function describe(status, body) {
+    let message = body.trim().slice(0, 300);
+    try {
+        const parsed = JSON.parse(body);
+        const m = parsed.message ?? parsed.error;
+        if (m !== undefined)
+            message = typeof m === 'string' ? m : JSON.stringify(m);
+    }
+    catch {
+        // not JSON: the text itself
+    }
+    return `HTTP ${status}${message ? `: ${message}` : ''}`;
+}
+class GitLabClient {
+    apiUrl;
+    token;
+    fetchImpl;
+    timeoutMs;
+    retries;
+    backoffMs;
+    constructor(options) {
+        this.apiUrl = options.apiUrl.replace(/\/+$/, '');
+        this.token = options.token;
+        this.fetchImpl = options.fetch ?? fetch;
+        this.timeoutMs = options.timeoutMs ?? 60_000;
+        this.retries = options.retries ?? 2;
+        this.backoffMs = options.backoffMs ?? ((n) => 1000 * n);
+    }
+    /** Whether the token can do what only a personal, project or group token can (post notes, list jobs, read files). */
+    get canWrite() {
+        return this.token?.header === 'PRIVATE-TOKEN';
+    }
+    url(path) {
+        return `${this.apiUrl}${path}`;
+    }
+    /**
+     * One request, redirects followed without the token, 5xx and dropped
+     * connections retried; the final response, whatever its status.
+     */
+    async send(method, path, body) {
+        for (let attempt = 0;; attempt++) {
+            let response;
+            try {
+                response = await this.once(method, path, body);
+            }
+            catch (err) {
+                if (err instanceof GitLabError || attempt >= this.retries) {
+                    // fetch says only 'fetch failed': the refused connection, the unknown host is in its cause
+                    const why = err instanceof GitLabError ? err.message : (0,_llm_http_js__WEBPACK_IMPORTED_MODULE_0__/* .describeNetworkError */ .gl)(err).message;
+                    throw new GitLabError(`${method} ${path}: ${why}`, 0, path);
+                }
+                await sleep(this.backoffMs(attempt + 1));
+                continue;
+            }
+            if (response.status >= 500 && attempt < this.retries) {
+                await response.body?.cancel();
+                await sleep(this.backoffMs(attempt + 1));
+                continue;
+            }
+            return response;
+        }
+    }
+    async once(method, path, body) {
+        const signal = AbortSignal.timeout(this.timeoutMs);
+        const headers = { accept: 'application/json' };
+        if (this.token)
+            headers[this.token.header] = this.token.value;
+        if (body !== undefined)
+            headers['content-type'] = 'application/json';
+        let response;
+        try {
+            response = await this.fetchImpl(this.url(path), {
+                method,
+                headers,
+                body: body === undefined ? undefined : JSON.stringify(body),
+                redirect: 'manual',
+                signal
+            });
+        }
+        catch (err) {
+            if (signal.aborted)
+                throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s`, 0, path);
+            throw err;
+        }
+        // object storage: followed without the token (a signed URL carries its own authority)
+        let location = this.url(path);
+        for (let hops = 0; response.status >= 300 && response.status < 400 && response.headers.get('location'); hops++) {
+            if (hops >= MAX_REDIRECTS)
+                throw new GitLabError(`more than ${MAX_REDIRECTS} redirects`, response.status, path);
+            location = new URL(response.headers.get('location'), location).href;
+            await response.body?.cancel();
+            try {
+                response = await this.fetchImpl(location, { method: 'GET', redirect: 'manual', signal });
+            }
+            catch (err) {
+                if (signal.aborted)
+                    throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s (from the redirect to ${new URL(location).host})`, 0, path);
+                throw err;
+            }
+        }
+        return response;
+    }
+    /** The body as text of a 2xx answer; anything else throws with the status and GitLab's message. */
+    async text(path) {
+        const response = await this.send('GET', path);
+        const text = await response.text();
+        if (!response.ok)
+            throw new GitLabError(`GET ${path}: ${describe(response.status, text)}`, response.status, path);
+        return text;
+    }
+    async json(method, path, body) {
+        const response = await this.send(method, path, body);
+        const text = await response.text();
+        if (!response.ok)
+            throw new GitLabError(`${method} ${path}: ${describe(response.status, text)}`, response.status, path);
+        try {
+            return JSON.parse(text);
+        }
+        catch {
+            throw new GitLabError(`${method} ${path}: the answer is not JSON`, response.status, path);
+        }
+    }
+    /**
+     * Every page of a list, in order: `per_page=100`, the next page from
+     * `X-Next-Page` (GitLab's offset pagination) or the `Link` header's next
+     * (keyset pagination, and what proxies keep), at most `maxPages`.
+     */
+    async *pages(path, maxPages = 100) {
+        let next = `${path}${path.includes('?') ? '&' : '?'}per_page=100`;
+        for (let page = 0; next && page < maxPages; page++) {
+            const current = next;
+            const response = await this.send('GET', current);
+            const text = await response.text();
+            if (!response.ok)
+                throw new GitLabError(`GET ${current}: ${describe(response.status, text)}`, response.status, current);
+            let items;
+            try {
+                items = JSON.parse(text);
+            }
+            catch {
+                throw new GitLabError(`GET ${current}: the answer is not JSON`, response.status, current);
+            }
+            if (!Array.isArray(items))
+                throw new GitLabError(`GET ${current}: expected a list`, response.status, current);
+            yield items;
+            next = nextPage(current, response.headers, this.apiUrl);
+        }
+    }
+}
+/** The path of the next page, or null on the last one. */
+function nextPage(current, headers, apiUrl) {
+    const xNext = headers.get('x-next-page');
+    if (xNext !== null) {
+        if (!/^\d+$/.test(xNext.trim()))
+            return null;
+        const url = new URL(current, 'http://x');
+        url.searchParams.set('page', xNext.trim());
+        return `${url.pathname}${url.search}`;
+    }
+    const link = headers.get('link');
+    const next = link
+        ?.split(',')
+        .map((part) => /<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim()))
+        .find((m) => m)?.[1];
+    if (!next)
+        return null;
+    // a path relative to the API root, whatever host the Link names (the token is never sent elsewhere)
+    const url = new URL(next, apiUrl);
+    const base = new URL(apiUrl);
+    const path = url.pathname.startsWith(base.pathname) ? url.pathname.slice(base.pathname.replace(/\/+$/, '').length) : url.pathname;
+    return `${path}${url.search}`;
+}
+function sleep(ms) {
+    return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+/** A project id (numeric, or a path) as a URL segment. */
+function projectSegment(id) {
+    return encodeURIComponent(id);
+}
+
+
+/***/ }),
+
+/***/ 42980:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   o: () => (/* binding */ tokenFrom),
+/* harmony export */   r: () => (/* binding */ readGitLabContext)
+/* harmony export */ });
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(83916);
+/**
+ * What a GitLab CI job knows about itself, from GitLab's predefined
+ * variables, read once when `evalgate gitlab` starts.
+ */
+
+
+function value(env, name) {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? null : v.trim();
+}
+/**
+ * The token: EVALGATE_GITLAB_TOKEN, else GITLAB_TOKEN, sent as PRIVATE-TOKEN
+ * (posting notes needs the `api` scope); without one, CI_JOB_TOKEN as
+ * JOB-TOKEN, which reads artifacts only.
+ */
+function tokenFrom(env) {
+    for (const from of ['EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN']) {
+        const v = value(env, from);
+        if (v)
+            return { header: 'PRIVATE-TOKEN', value: v, from };
+    }
+    const job = value(env, 'CI_JOB_TOKEN');
+    return job ? { header: 'JOB-TOKEN', value: job, from: 'CI_JOB_TOKEN' } : null;
+}
+function node(env) {
+    const index = Number(value(env, 'CI_NODE_INDEX'));
+    const count = Number(value(env, 'CI_NODE_TOTAL'));
+    if (!Number.isInteger(count) || count <= 1)
+        return null;
+    if (!Number.isInteger(index) || index < 1 || index > count)
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`CI_NODE_INDEX "${env.CI_NODE_INDEX ?? ''}" is not a slice of CI_NODE_TOTAL ${count} (1 to ${count})`);
+    return { index, count };
+}
+function readGitLabContext(env, cwd = process.cwd()) {
+    const apiUrl = value(env, 'CI_API_V4_URL');
+    const projectId = value(env, 'CI_PROJECT_ID');
+    const jobName = value(env, 'CI_JOB_NAME');
+    if (env.GITLAB_CI !== 'true' || !apiUrl || !projectId || !jobName)
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb('evalgate gitlab runs inside a GitLab CI job: GITLAB_CI, CI_API_V4_URL, CI_PROJECT_ID and CI_JOB_NAME are not all set (locally, use evalgate run)');
+    const iid = value(env, 'CI_MERGE_REQUEST_IID');
+    const mrProject = value(env, 'CI_MERGE_REQUEST_PROJECT_ID');
+    const sourceProject = value(env, 'CI_MERGE_REQUEST_SOURCE_PROJECT_ID') ?? mrProject;
+    const mergeRequest = iid && mrProject
+        ? {
+            iid,
+            projectId: mrProject,
+            sourceProjectId: sourceProject,
+            fork: sourceProject !== mrProject,
+            diffBaseSha: value(env, 'CI_MERGE_REQUEST_DIFF_BASE_SHA'),
+            targetBranch: value(env, 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME'),
+            labels: (value(env, 'CI_MERGE_REQUEST_LABELS') ?? '')
+                .split(',')
+                .map((l) => l.trim())
+                .filter(Boolean)
+        }
+        : null;
+    return {
+        apiUrl,
+        serverUrl: value(env, 'CI_SERVER_URL') ?? new URL(apiUrl).origin,
+        projectId,
+        projectPath: value(env, 'CI_PROJECT_PATH') ?? projectId,
+        jobName,
+        jobId: value(env, 'CI_JOB_ID'),
+        jobUrl: value(env, 'CI_JOB_URL'),
+        pipelineId: value(env, 'CI_PIPELINE_ID'),
+        pipelineUrl: value(env, 'CI_PIPELINE_URL'),
+        sha: value(env, 'CI_COMMIT_SHA'),
+        ref: value(env, 'CI_COMMIT_REF_NAME'),
+        branch: value(env, 'CI_COMMIT_BRANCH'),
+        defaultBranch: value(env, 'CI_DEFAULT_BRANCH'),
+        mergeRequest,
+        node: node(env),
+        projectDir: node_path__WEBPACK_IMPORTED_MODULE_0___default().resolve(value(env, 'CI_PROJECT_DIR') ?? cwd),
+        token: tokenFrom(env)
+    };
+}
+
+
+/***/ }),
+
+/***/ 33297:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Gw: () => (/* binding */ BRANCH_PATTERN),
+  XC: () => (/* binding */ WORKFLOW_FILE),
+  u$: () => (/* binding */ initFiles)
+});
+
+// UNUSED EXPORTS: ACTION_REF, AGENT_FILE, COMMENT_WORKFLOW_FILE, CONFIG_FILE, DATASET_FILE, PACKAGE_SPEC, PR_EVENT_TYPES, SCHEMA_URL, WORKFLOW_NAME, agentTemplate, commentWorkflowTemplate, configTemplate, datasetTemplate, workflowTemplate
+
+// EXTERNAL MODULE: ./src/config/schema.ts
+var schema = __nccwpck_require__(90131);
+;// CONCATENATED MODULE: ./src/config/json-schema.ts
+/**
+ * The JSON Schema of evalgate.yml (schema/evalgate.schema.json), generated
+ * from the zod schema so that the two cannot disagree; `npm run schema`
+ * writes it and a test fails when the committed file is stale.
+ */
+
+
+/** Where the schema is published: its $id, and what `evalgate init` points editors at. */
+const SCHEMA_URL = 'https://raw.githubusercontent.com/evalgate/evalgate/main/schema/evalgate.schema.json';
+const TARGET_KINDS = (/* unused pure expression or super */ null && (['command', 'http', 'openai', 'module']));
+/** Hover text for the keys users meet first (the README has the rest). */
+const DESCRIPTIONS = {
+    version: 'Config format version: 1.',
+    name: 'Names the run artifact (evalgate-<name>) and the PR comment; default "evals".',
+    dataset: 'Where the cases are: a path, a glob, or a list of them (.yaml, .yml, .json, .jsonl).',
+    cases: 'Cases written inline, instead of or besides `dataset`.',
+    target: 'The agent under test: exactly one of command, http, openai or module.',
+    concurrency: 'Cases in flight at once.',
+    repeat: 'Trials per case; a case passes when its pass fraction reaches repeatPassThreshold.',
+    repeatPassThreshold: 'With repeat > 1: the fraction of trials that must pass (default 0.5).',
+    judge: 'The LLM judge, needed only when some case uses llm-rubric.',
+    gate: 'When the check fails: regressions and drops against the baseline, and absolute floors.',
+    defaults: 'Assertions and tags added to every case.',
+    badge: 'The pass-rate badge: label, colour bands and style.'
+};
+/**
+ * The schema of what a user writes (zod's input side: keys with defaults are
+ * optional), draft-07 for the widest editor support, with the cross-field
+ * rules the zod refinements check written out so editors flag them too.
+ */
+function configJsonSchema() {
+    const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
+    const { $schema, ...rest } = generated;
+    const schema = {
+        $schema,
+        $id: SCHEMA_URL,
+        title: 'evalgate.yml',
+        description: 'Configuration of evalgate: the dataset, the target under test, the judge and the gate.',
+        ...rest
+    };
+    for (const [key, description] of Object.entries(DESCRIPTIONS)) {
+        const property = schema.properties?.[key];
+        if (property)
+            property.description = description;
+    }
+    const target = schema.properties?.target;
+    if (target) {
+        // exactly one kind of target
+        target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
+        // set only by reading a promptfoo config, never written in evalgate.yml
+        delete target.properties?.promptfoo;
+    }
+    // the cases: a dataset path, inline cases, or both
+    schema.anyOf = [{ required: ['dataset'] }, { required: ['cases'] }];
+    return schema;
+}
+/** The file's text: stable key order from the zod schema, two-space indent, final newline. */
+function configJsonSchemaText() {
+    return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/init/templates.ts
+/**
+ * The files `evalgate init` writes: a config, a small dataset, a deterministic
+ * stand-in agent so that `npx evalgate run` passes with no edits, the
+ * workflow that gates pull requests and records the baseline on the default
+ * branch, and with `--fork-safe` the workflow that comments on fork PRs.
+ */
+
+
+const CONFIG_FILE = 'evalgate.yml';
+const DATASET_FILE = 'evals/cases.yaml';
+const AGENT_FILE = 'evals/agent.mjs';
+const WORKFLOW_FILE = '.github/workflows/evalgate.yml';
+const COMMENT_WORKFLOW_FILE = '.github/workflows/evalgate-comment.yml';
+/**
+ * One name for the gating workflow everywhere (init, the docs, the comment
+ * workflow's `workflow_run` trigger): the comment workflow finds the runs it
+ * comments on by this name.
+ */
+const WORKFLOW_NAME = 'evalgate';
+/**
+ * Where evalgate comes from until a release is tagged: the repository's
+ * default branch, which carries the built bundles (dist/ is committed). The
+ * docs test holds every install line and `uses:` of the docs to these.
+ */
+const ACTION_REF = 'evalgate/evalgate@main';
+const PACKAGE_SPEC = 'github:evalgate/evalgate';
+/** The pull-request events that re-decide the check: the accept label's `labeled`/`unlabeled` among them. */
+const PR_EVENT_TYPES = ['opened', 'synchronize', 'reopened', 'labeled', 'unlabeled'];
+function configTemplate() {
+    return `# yaml-language-server: $schema=${SCHEMA_URL}
+# evalgate runs the dataset against the agent, compares every case with the
+# last run on the default branch and fails the pull request on regressions.
+version: 1
+name: evals                # names the run artifact and the PR comment
+dataset: ${DATASET_FILE}
+
+# The agent under test: exactly one of module, command, http or openai.
+# This starter runs ${AGENT_FILE}, a stand-in that needs no model. Yours might be:
+#   command: ["python", "agent.py"]      # the input on stdin, the answer on stdout
+#   http: { url: "http://localhost:8000/chat", body: { question: "{{input}}" }, output: data.answer }
+#   openai: { model: gpt-4o-mini, system: "You are a helpful support agent." }
+target:
+  module: ${AGENT_FILE}
+  timeoutMs: 30000
+
+concurrency: 8             # cases in flight at once
+repeat: 1                  # trials per case; raise it for a non-deterministic agent
+
+# Needed only when a case uses llm-rubric (any OpenAI-compatible server):
+# judge:
+#   model: gpt-4o-mini
+#   apiKeyEnv: OPENAI_API_KEY
+
+gate:
+  maxRegressions: 0        # cases that pass on the default branch and fail in the PR
+  minPassRate: 0.8         # an absolute floor, checked with or without a baseline:
+                           # the first run, which has none, is gated on it
+  # maxPassRateDrop: 0.02  # two points
+
+defaults:                  # added to every case
+  assert:
+    - type: not-icontains
+      value: as an ai language model
+`;
+}
+function datasetTemplate() {
+    return `# The cases evalgate runs. \`id\` matches a case across runs: keep it when you
+# edit a case. All assertions of a case must pass for the case to pass.
+- id: greeting
+  input: Hello!
+  tags: [chat]
+  assert:
+    - type: icontains
+      value: how can i help
+
+- id: capital-france
+  input: What is the capital of France?
+  tags: [facts]
+  expected: Paris          # shorthand for a \`contains\` assertion
+
+- id: multiply
+  input: What is 6 times 7?
+  tags: [math]
+  assert:
+    - type: numeric
+      value: 42
+
+- id: order-json
+  input: Add 3 apples to my basket and answer in JSON.
+  tags: [json]
+  assert:
+    - type: is-json
+      value: { type: object, required: [item, quantity] }
+    - type: json-subset
+      value: { item: apple, quantity: 3 }
+
+- id: refund-policy
+  input: Can I get a refund?
+  tags: [policy]
+  assert:
+    - type: contains-all
+      value: [refund, 30 days]
+    - type: javascript
+      value: output.length <= 200
+
+# With a \`judge:\` in evalgate.yml, an LLM grades what rules cannot:
+# - id: late-parcel
+#   input: My parcel is late and I am annoyed.
+#   assert:
+#     - type: llm-rubric
+#       value: Apologises and offers a concrete next step, in at most three sentences.
+`;
+}
+function agentTemplate() {
+    return `// A stand-in agent so that \`npx evalgate run\` works right away: deterministic,
+// no model, no network. Point \`target\` in evalgate.yml at your own agent, or
+// make this module call it: evalgate calls the default export with each case's
+// input (and the whole case) and grades the string it returns.
+export default async function agent(input) {
+  const question = String(input).toLowerCase()
+  if (/^(hi|hello|hey)\\b/.test(question)) return 'Hello! How can I help you today?'
+  if (question.includes('capital of france')) return 'The capital of France is Paris.'
+  const product = question.match(/(\\d+) times (\\d+)/)
+  if (product) return \`\${Number(product[1]) * Number(product[2])}\`
+  const order = question.match(/add (\\d+) (\\w+?)s? to my basket/)
+  if (order) return JSON.stringify({ item: order[2], quantity: Number(order[1]) })
+  if (question.includes('refund')) return 'Yes: you can ask for a refund within 30 days of delivery.'
+  return "Sorry, I don't know that yet."
+}
+`;
+}
+/** Branch names that are safe to write unquoted into the workflow. */
+const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+function workflowTemplate(options = {}) {
+    const branch = options.branch ?? 'main';
+    const comment = options.forkSafe
+        ? `
+          # a fork's run has a read-only token: ${COMMENT_WORKFLOW_FILE} comments for it
+          comment: \${{ github.event.pull_request.head.repo.full_name == github.repository && 'always' || 'never' }}`
+        : '';
+    return `# Gates pull requests on the evals, and records each run on ${branch} as the
+# baseline that later pull requests are compared with.
+name: ${WORKFLOW_NAME}
+
+on:
+  pull_request:
+    # labeled/unlabeled: adding or removing the accept label (evalgate:accept) re-decides the check
+    types: [${PR_EVENT_TYPES.join(', ')}]
+  push:
+    branches: [${branch}]
+  workflow_dispatch:
+
+permissions:
+  contents: read           # check out the code
+  pull-requests: write     # the sticky PR comment
+  actions: read            # find and download the baseline run's artifact
+
+concurrency:
+  group: ${WORKFLOW_NAME}-\${{ github.ref }}
+  cancel-in-progress: \${{ github.event_name == 'pull_request' }}
+
+jobs:
+  evals:
+    runs-on: ubuntu-latest
+    timeout-minutes: 30
+    steps:
+      - uses: actions/checkout@v7
+      - uses: ${ACTION_REF}
+        with:
+          config: ${CONFIG_FILE}${comment}
+        # env:                                     # for a judge or a model-backed target
+        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+`;
+}
+/**
+ * The fork-safe comment workflow: runs in the base repository after
+ * the gating workflow completes, with a write token, and reads that run's
+ * record as untrusted data; it never checks out or runs the PR's code.
+ */
+function commentWorkflowTemplate() {
+    return `# Comments on pull requests from forks, whose own run has a read-only token:
+# runs here, with a write token, once the "${WORKFLOW_NAME}" workflow completes,
+# and reads that run's record as untrusted data. It never checks out or runs
+# the pull request's code.
+name: ${WORKFLOW_NAME} comment
+
+on:
+  workflow_run:
+    workflows: [${WORKFLOW_NAME}]
+    types: [completed]
+
+permissions:
+  contents: read
+  actions: read            # the pull request run's artifact, and the baseline
+  pull-requests: write     # the sticky PR comment
+
+jobs:
+  comment:
+    if: github.event.workflow_run.event == 'pull_request'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v7   # the default branch: the trusted config
+      - uses: ${ACTION_REF}
+        with:
+          config: ${CONFIG_FILE}
+          mode: comment
+`;
+}
+/** Every file init writes, relative to the target folder, in the order listed to the user. */
+function initFiles(options = {}) {
+    return [
+        { path: CONFIG_FILE, content: configTemplate() },
+        { path: DATASET_FILE, content: datasetTemplate() },
+        { path: AGENT_FILE, content: agentTemplate() },
+        { path: WORKFLOW_FILE, content: workflowTemplate(options) },
+        ...(options.forkSafe ? [{ path: COMMENT_WORKFLOW_FILE, content: commentWorkflowTemplate() }] : [])
+    ];
 }
 
 
