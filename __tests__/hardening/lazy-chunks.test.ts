@@ -24,6 +24,7 @@ const LOADED_IN_TIME: Record<string, string> = {
   '@pydantic/genai-prices':
     'targets/pricing.ts loadPriceList(), called by engine.evaluate before the target is made when the target is a model API (openai, provider, promptfoo)',
   './github.js': 'baseline/sources.ts, for `evalgate baseline pull`, a command that runs no code under test',
+  './gitlab.js': 'baseline/sources.ts, for `evalgate baseline pull` from GitLab, a command that runs no code under test',
   '@actions/artifact': 'main.ts calls artifactClient() before evaluating',
   'badge-maker': 'main.ts calls loadBadgeMaker() before evaluating when it will draw a badge; the CLI badge command runs no code under test'
 }
