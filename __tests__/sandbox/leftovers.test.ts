@@ -57,9 +57,14 @@ async function orphanWith(mark: string): Promise<number> {
   return pidIn(pidFile)
 }
 
-/** Waits for a file a process writes its pid to. */
+/** Polls until `condition` holds, for as long as a loaded machine may need (the test's own timeout bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+/** Waits for a file a process writes its pid to (written whole: not just created). */
 async function pidIn(file: string): Promise<number> {
-  for (let i = 0; i < 500 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  await until(() => existsSync(file) && readFileSync(file, 'utf8') !== '')
   const pid = Number(readFileSync(file, 'utf8'))
   started.push(pid)
   return pid
@@ -82,7 +87,7 @@ describe('leftovers', () => {
     expect(found).not.toContain(process.pid)
     const ended = await endLeftovers(mark, before)
     expect(ended).toEqual(expect.arrayContaining([child.pid!, orphan]))
-    for (let i = 0; i < 100 && (alive(child.pid!) || alive(orphan)); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    await until(() => !alive(child.pid!) && !alive(orphan))
     expect(alive(child.pid!)).toBe(false)
     expect(alive(orphan)).toBe(false)
     expect(alive(old.pid!)).toBe(true)
@@ -106,7 +111,7 @@ export default (input) => {
     const result = await evaluate(await loadEvalConfig(path.join(dir, 'evalgate.yml')), { env: { PATH: process.env.PATH } })
     const pid = await pidIn(path.join(dir, 'left.pid'))
     expect(result.leftovers).toBe(1)
-    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    await until(() => !alive(pid))
     expect(alive(pid)).toBe(false)
   })
 })
