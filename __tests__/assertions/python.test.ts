@@ -90,7 +90,7 @@ def environment(output, context):
       ...files,
       'evalgate.yml': `name: py
 target: { module: ./agent.mjs }
-checkTimeoutMs: 1000
+checkTimeoutMs: 6000
 cases:
   - { id: dublin, input: "Dublin!", assert: [{ type: python, value: "file://check.py" }] }
   - { id: cork, input: "Cork", assert: [{ type: python, value: "file://check.py" }] }
@@ -103,7 +103,7 @@ cases:
     const byId = Object.fromEntries(record.cases.map((c) => [c.id, c]))
     expect(Object.fromEntries(record.cases.map((c) => [c.id, c.passed]))).toEqual({ dublin: true, cork: false, named: true, loops: false, after: true })
     expect(byId.dublin!.assertions[0]!.reason).toMatch(/^check .*check\.py passed \(looked for Dublin\)$/)
-    expect(byId.loops!.assertions[0]!.reason).toMatch(/did not finish within checkTimeoutMs \(1000 ms\)/)
+    expect(byId.loops!.assertions[0]!.reason).toMatch(/did not finish within checkTimeoutMs \(6000 ms\)/)
   })
 
   it('sees no forbidden variable, and no credential at all', async () => {

@@ -48,7 +48,7 @@ function project(cases: string, targetExtra = '') {
 target:
   provider: file://provider.py
   config: { style: terse }
-  timeoutMs: 1500
+  timeoutMs: 6000
 ${targetExtra}concurrency: 2
 cases:
 ${cases}`,
@@ -77,7 +77,7 @@ describe('a Python provider as the target', () => {
     const { record } = await evaluate(await loadEvalConfig(path.join(dir, 'evalgate.yml')), { env: { PATH: process.env.PATH } })
     const byId = Object.fromEntries(record.cases.map((c) => [c.id, c]))
     expect(byId.loops).toMatchObject({ passed: false, output: null })
-    expect(byId.loops!.error).toMatch(/did not finish within target\.timeoutMs \(1500 ms\)|timed out after 1500 ms/)
+    expect(byId.loops!.error).toMatch(/did not finish within target\.timeoutMs \(6000 ms\)|timed out after 6000 ms/)
     expect(byId.after!.output).toMatch(/^call \d+$/)
     expect(byId.normal).toMatchObject({ passed: true })
     expect(record.complete).not.toBe(false)
@@ -142,7 +142,7 @@ def call_api(prompt, options, context):
 target: { command: ["node", "-e", "process.stdout.write(require('fs').readFileSync(0, 'utf8').includes('loop') ? 'loop forever' : 'Paris')"] }
 judge:
   provider: file://grader.py
-  timeoutMs: 1500
+  timeoutMs: 6000
   retries: 0
   env: { GRADER_KEY: "\${GRADER_SOURCE}" }
 cases:
@@ -160,7 +160,7 @@ cases:
     expect(verdict.reason).toContain('env GRADER_KEY')
     expect(verdict.reason).not.toMatch(/OPENAI_API_KEY|GITHUB_TOKEN/)
     expect(loops!.passed).toBe(false)
-    expect(loops!.assertions[0]!.reason).toMatch(/1500 ms|timed out|did not finish/)
+    expect(loops!.assertions[0]!.reason).toMatch(/6000 ms|timed out|did not finish/)
   })
 })
 
